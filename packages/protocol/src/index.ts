@@ -1,0 +1,3 @@
+// The contract shared by server, console, gateway and simulator.
+export * from './device-protocol.ts';
+export * from './mqtt.ts';
