@@ -1,3 +1,4 @@
 // The contract shared by server, console, gateway and simulator.
+export * from './api/index.ts';
 export * from './device-protocol.ts';
 export * from './mqtt.ts';

@@ -1,0 +1,173 @@
+// Request and response schemas of sign-in, accounts and companies (spec 1, 5, 6, 7).
+import { z } from 'zod';
+import { newPasswordField, passwordField, required, smsCodeField, usernameField, V } from './rules.ts';
+
+const hostname = z.string().max(253).optional();
+
+export const loginRequest = z.strictObject({
+  username: usernameField(),
+  password: passwordField(),
+  hostname,
+});
+export type LoginRequest = z.infer<typeof loginRequest>;
+
+export const codeLoginRequest = z.strictObject({
+  username: usernameField(),
+  code: smsCodeField(),
+  hostname,
+});
+export type CodeLoginRequest = z.infer<typeof codeLoginRequest>;
+
+export const loginResponse = z.object({
+  utoken: z.string(),
+  indextemplate: z.string(),
+  companyid: z.number().int(),
+});
+export type LoginResponse = z.infer<typeof loginResponse>;
+
+export const SMS_PURPOSES = ['login', 'register', 'reset'] as const;
+export const sendMessageRequest = z.strictObject({
+  username: usernameField(),
+  purpose: z.enum(SMS_PURPOSES, { error: V.invalid }).default('login'),
+  hostname,
+});
+export type SendMessageRequest = z.infer<typeof sendMessageRequest>;
+export const sendMessageResponse = z.object({ retryAfter: z.number().int() });
+
+function samePasswords<T extends { newPassword: string; newPasswords: string }>(value: T, ctx: z.RefinementCtx) {
+  if (value.newPassword !== value.newPasswords) {
+    ctx.addIssue({ code: 'custom', path: ['newPasswords'], message: V.passwordMismatch });
+  }
+}
+
+export const changePasswordRequest = z
+  .strictObject({
+    password: passwordField(),
+    newPassword: newPasswordField(),
+    newPasswords: z.string({ error: V.required }).min(1, { error: V.required }),
+  })
+  .superRefine(samePasswords);
+export type ChangePasswordRequest = z.infer<typeof changePasswordRequest>;
+
+export const ACCOUNT_TYPES = ['personal', 'corporate'] as const;
+export type AccountType = (typeof ACCOUNT_TYPES)[number];
+
+export const registerRequest = z
+  .strictObject({
+    username: usernameField(),
+    code: smsCodeField(),
+    newPassword: newPasswordField(),
+    newPasswords: z.string({ error: V.required }).min(1, { error: V.required }),
+    nickname: z.string().trim().max(40, { error: V.tooLong }).optional(),
+    type: z.enum(ACCOUNT_TYPES, { error: V.invalid }).default('personal'),
+    inviteCode: z.string().trim().max(32, { error: V.tooLong }).optional(),
+    hostname,
+  })
+  .superRefine(samePasswords);
+export type RegisterRequest = z.infer<typeof registerRequest>;
+
+export const forgetPasswordRequest = z
+  .strictObject({
+    username: usernameField(),
+    code: smsCodeField(),
+    newPassword: newPasswordField(),
+    newPasswords: z.string({ error: V.required }).min(1, { error: V.required }),
+  })
+  .superRefine(samePasswords);
+export type ForgetPasswordRequest = z.infer<typeof forgetPasswordRequest>;
+
+export const deleteAccountRequest = z.strictObject({ password: passwordField() });
+
+export const setMessageRequest = z.strictObject({
+  alarmSms: z.boolean().optional(),
+  alarmEmail: z.boolean().optional(),
+  alarmPush: z.boolean().optional(),
+  maintenanceReminder: z.boolean().optional(),
+});
+export type SetMessageRequest = z.infer<typeof setMessageRequest>;
+
+export const updateProfileRequest = z.strictObject({
+  nickname: required().max(40, { error: V.tooLong }),
+});
+
+export const messageSettings = z.object({
+  alarmSms: z.boolean(),
+  alarmEmail: z.boolean(),
+  alarmPush: z.boolean(),
+  maintenanceReminder: z.boolean(),
+});
+export type MessageSettings = z.infer<typeof messageSettings>;
+
+export const companyInfo = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  title: z.string(),
+  logo: z.string().nullable(),
+  ws: z.string(),
+  baidukey: z.string(),
+});
+export type CompanyInfo = z.infer<typeof companyInfo>;
+
+export const userInfoResponse = z.object({
+  info: z.object({
+    id: z.number().int(),
+    name: z.string(),
+    nickname: z.string(),
+    account: z.string(),
+    type: z.enum(ACCOUNT_TYPES),
+    companyId: z.number().int(),
+    departmentId: z.number().int().nullable(),
+    departmentName: z.string().nullable(),
+    roleId: z.number().int().nullable(),
+    roleName: z.string().nullable(),
+    inviteCode: z.string(),
+    createdAt: z.number(),
+    messages: messageSettings,
+  }),
+  permissions: z.array(z.string()),
+  companyinfo: companyInfo,
+});
+export type UserInfoResponse = z.infer<typeof userInfoResponse>;
+
+export const MENU_TYPES = ['C', 'M', 'T', 'E'] as const;
+export type MenuType = (typeof MENU_TYPES)[number];
+
+export interface RouteEntry {
+  id: number;
+  type: MenuType;
+  url: string;
+  name: string;
+  title: string;
+  ico: string;
+  component: string;
+  visible: boolean;
+  external: boolean;
+  children: RouteEntry[];
+}
+export const routeEntry: z.ZodType<RouteEntry> = z.lazy(() =>
+  z.object({
+    id: z.number().int(),
+    type: z.enum(MENU_TYPES),
+    url: z.string(),
+    name: z.string(),
+    title: z.string(),
+    ico: z.string(),
+    component: z.string(),
+    visible: z.boolean(),
+    external: z.boolean(),
+    children: z.array(routeEntry),
+  }),
+);
+
+export const companyPublic = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  title: z.string(),
+  logo: z.string().nullable(),
+});
+export type CompanyPublic = z.infer<typeof companyPublic>;
+
+export const hostnameQuery = z.strictObject({ hostname: z.string().max(253).optional() });
+export const idParams = z.strictObject({ id: z.coerce.number().int().positive({ error: V.invalid }) });
+
+export const fieldErrors = z.object({ fields: z.record(z.string(), z.string()) });

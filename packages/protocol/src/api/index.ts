@@ -1,0 +1,5 @@
+export * from './codes.ts';
+export * from './sign.ts';
+export * from './rules.ts';
+export * from './auth.ts';
+export * from './permissions.ts';

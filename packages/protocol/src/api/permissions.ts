@@ -1,0 +1,30 @@
+// Permission strings and the one rule that reads them (spec 6): '*:*' grants all, any listed grants.
+
+export const ALL_PERMISSIONS = '*:*';
+
+export const Permission = {
+  gensetView: 'genset:view',
+  gensetManage: 'genset:manage',
+  gensetControl: 'genset:control',
+  gensetReport: 'genset:report',
+  alarmView: 'alarm:view',
+  protocolManage: 'protocol:manage',
+  userManage: 'user:manage',
+  roleManage: 'role:manage',
+  departmentManage: 'department:manage',
+  companyManage: 'company:manage',
+  siteView: 'site:view',
+  siteManage: 'site:manage',
+  logView: 'log:view',
+} as const;
+export type PermissionString = (typeof Permission)[keyof typeof Permission];
+
+/** True when the granted list holds '*:*' or any of the required strings. An empty requirement is a bug. */
+export function hasAnyPermission(granted: readonly string[], required: readonly string[]): boolean {
+  if (required.length === 0) throw new Error('A permission requirement must name at least one permission');
+  if (granted.includes(ALL_PERMISSIONS)) return true;
+  return required.some((p) => granted.includes(p));
+}
+
+export const DATA_SCOPES = ['all', 'company', 'department', 'self'] as const;
+export type DataScope = (typeof DATA_SCOPES)[number];
