@@ -1,0 +1,131 @@
+// Builds the server from its plugins; tests build it with their own configuration and use `inject`.
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler, jsonSchemaTransform } from 'fastify-type-provider-zod';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import fastifyStatic from '@fastify/static';
+import formbody from '@fastify/formbody';
+import { API_BASE } from '@genset/protocol';
+import type { Config } from './config.ts';
+import { openDatabase, type OpenedDatabase } from './db/database.ts';
+import apiConventions from './plugins/api.ts';
+import authPlugin from './plugins/auth.ts';
+import { createAuthService } from './modules/auth/service.ts';
+import { createAccountService } from './modules/account/service.ts';
+import { createCompanyService } from './modules/company/service.ts';
+import { createHelpService } from './modules/help/service.ts';
+import { createOutboxSender, type MessageSender } from './modules/sms/sender.ts';
+import { authRoutes } from './modules/auth/routes.ts';
+import { companyRoutes } from './modules/company/routes.ts';
+import { helpRoutes } from './modules/help/routes.ts';
+import { seedBase } from './seed/base.ts';
+import { seedDemo } from './seed/demo.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    database: OpenedDatabase;
+    config: Config;
+  }
+}
+
+export interface BuildOptions {
+  config: Config;
+  logger?: FastifyServerOptions['logger'];
+  /** PostgreSQL schema to use (tests run side by side, each in its own schema). */
+  dbSchema?: string;
+  sender?: MessageSender;
+  /** First platform administrator when the database has none (DEMO=0 installations). */
+  admin?: { account: string; password: string };
+}
+
+export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
+  const { config } = opts;
+  const app = Fastify({
+    logger: opts.logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    genReqId: () => Math.random().toString(36).slice(2, 10),
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  // Response schemas document the calls; envelopes of errors differ from them, so they are not enforced.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  void serializerCompiler;
+
+  const database = await openDatabase(config.databaseUrl, opts.dbSchema ? { schema: opts.dbSchema } : {});
+  app.decorate('database', database);
+  app.decorate('config', config);
+  app.addHook('onClose', async () => database.close());
+
+  if (config.demo) await seedDemo(database.db);
+  else await seedBase(database.db, opts.admin);
+
+  const sender = opts.sender ?? createOutboxSender(config.outboxDir, app.log);
+  const companies = createCompanyService({ db: database.db, config });
+  const accounts = createAccountService({ db: database.db, companies });
+  const auth = createAuthService({ db: database.db, config, sender, log: app.log });
+  const help = createHelpService();
+
+  await app.register(formbody);
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'Genset cloud console API',
+        version: '1.0.0',
+        description: 'All calls answer { code, msg, data }; see API.md.',
+      },
+      components: {
+        securitySchemes: {
+          token: { type: 'apiKey', in: 'header', name: 'X-Token' },
+          sign: { type: 'apiKey', in: 'header', name: 'X-Sign' },
+          time: { type: 'apiKey', in: 'header', name: 'X-Time' },
+        },
+      },
+      security: [{ token: [], sign: [], time: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: `${API_BASE}/docs` });
+  await app.register(apiConventions, { config });
+  await app.register(authPlugin, { auth, accounts });
+
+  await app.register(
+    async (api) => {
+      await api.register(authRoutes, { auth, accounts });
+      await api.register(companyRoutes, { companies });
+      await api.register(helpRoutes, { help });
+    },
+    { prefix: API_BASE },
+  );
+
+  mkdirSync(config.uploadsDir, { recursive: true });
+  await app.register(fastifyStatic, {
+    root: config.uploadsDir,
+    prefix: '/uploads/',
+    decorateReply: false,
+    index: false,
+  });
+
+  if (existsSync(join(config.webDist, 'index.html'))) {
+    await app.register(fastifyStatic, {
+      root: config.webDist,
+      prefix: '/',
+      wildcard: false,
+      index: false,
+      decorateReply: true,
+    });
+    // History-mode routing: any other GET that is not an API call or a file is a console route.
+    app.get('/*', (req, reply) => {
+      const path = req.url.split('?')[0] ?? '/';
+      if (path.startsWith(`${API_BASE}/`) || path.startsWith('/uploads/') || /\.[a-z0-9]{1,8}$/i.test(path)) {
+        return reply.status(404).send({ code: 404, msg: 'Not found', data: null });
+      }
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    });
+  } else {
+    app.log.warn({ webDist: config.webDist }, 'console not built: run `npm run build` to serve it');
+  }
+
+  return app;
+}

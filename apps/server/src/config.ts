@@ -1,0 +1,100 @@
+// All configuration comes from environment variables, parsed once here. Every variable has a default
+// that works for the embedded single-machine setup; the README lists them.
+import { isAbsolute, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { DEFAULT_SIGN_SECRET } from '@genset/protocol';
+
+/** The repository root: relative paths in configuration are taken from where `npm` was started. */
+export const REPO_ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
+
+const flag = z
+  .enum(['0', '1', 'true', 'false', 'yes', 'no', 'on', 'off'])
+  .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('data'),
+  DATABASE_URL: z.string().optional(),
+  DEMO: flag.default(true),
+  API_SIGN_SECRET: z.string().min(8).default(DEFAULT_SIGN_SECRET),
+  API_ENCRYPTION: z.enum(['none', 'aes']).default('none'),
+  SESSION_TTL_HOURS: z.coerce.number().positive().default(168),
+  SINGLE_SESSION: flag.default(false),
+  AUTH_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
+  AUTH_LOCK_MINUTES: z.coerce.number().positive().default(15),
+  AUTH_IP_MAX_FAILURES: z.coerce.number().int().min(1).default(30),
+  SMS_CODE_TTL_SECONDS: z.coerce.number().int().positive().default(300),
+  SMS_RESEND_SECONDS: z.coerce.number().int().positive().default(60),
+  WEB_DIST: z.string().default('apps/web/dist'),
+  PUBLIC_WS_URL: z.string().default(''),
+  BAIDU_MAP_KEY: z.string().default(''),
+  TRUST_PROXY: flag.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Env = z.input<typeof envSchema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string;
+  demo: boolean;
+  signSecret: string;
+  encryption: 'none' | 'aes';
+  sessionTtlMs: number;
+  singleSession: boolean;
+  authMaxFailures: number;
+  authLockMs: number;
+  authIpMaxFailures: number;
+  smsCodeTtlMs: number;
+  smsResendMs: number;
+  webDist: string;
+  uploadsDir: string;
+  outboxDir: string;
+  publicWsUrl: string;
+  baiduMapKey: string;
+  trustProxy: boolean;
+  logLevel: string;
+}
+
+function absolute(path: string, base: string): string {
+  return isAbsolute(path) ? path : resolve(base, path);
+}
+
+/** Parses the environment (or a test's overrides) into the configuration; throws naming each bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const base = env.INIT_CWD ?? process.cwd();
+  const dataDir = absolute(e.DATA_DIR, base);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL ?? resolve(dataDir, 'console.db'),
+    demo: e.DEMO,
+    signSecret: e.API_SIGN_SECRET,
+    encryption: e.API_ENCRYPTION,
+    sessionTtlMs: e.SESSION_TTL_HOURS * 3_600_000,
+    singleSession: e.SINGLE_SESSION,
+    authMaxFailures: e.AUTH_MAX_FAILURES,
+    authLockMs: e.AUTH_LOCK_MINUTES * 60_000,
+    authIpMaxFailures: e.AUTH_IP_MAX_FAILURES,
+    smsCodeTtlMs: e.SMS_CODE_TTL_SECONDS * 1000,
+    smsResendMs: e.SMS_RESEND_SECONDS * 1000,
+    webDist: absolute(e.WEB_DIST, REPO_ROOT),
+    uploadsDir: resolve(dataDir, 'uploads'),
+    outboxDir: resolve(dataDir, 'outbox'),
+    publicWsUrl: e.PUBLIC_WS_URL,
+    baiduMapKey: e.BAIDU_MAP_KEY,
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,10 @@
+// Every migration in order. Written once with Kysely's schema builder; run on SQLite and PostgreSQL.
+import type { Migration } from 'kysely';
+import type { DbKind } from '../database.ts';
+import { accounts } from './001-accounts.ts';
+
+export function migrations(kind: DbKind): Record<string, Migration> {
+  return {
+    '001-accounts': accounts(kind),
+  };
+}

@@ -1,0 +1,49 @@
+// Kysely over Node's built-in node:sqlite: Kysely's SqliteDialect expects better-sqlite3's shape, so this
+// adapter presents a DatabaseSync in that shape (array parameters, `reader`, booleans as 0/1).
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import { SqliteDialect } from 'kysely';
+import type { SqliteDatabase, SqliteStatement } from 'kysely';
+
+function toParams(parameters: ReadonlyArray<unknown>): SQLInputValue[] {
+  return parameters.map((p) => {
+    if (typeof p === 'boolean') return p ? 1 : 0;
+    if (p === undefined) return null;
+    if (p instanceof Date) return p.getTime();
+    return p as SQLInputValue;
+  });
+}
+
+class NodeSqliteStatement implements SqliteStatement {
+  readonly reader: boolean;
+  constructor(private readonly stmt: StatementSync) {
+    this.reader = stmt.columns().length > 0;
+  }
+  all(parameters: ReadonlyArray<unknown>): unknown[] {
+    return this.stmt.all(...toParams(parameters));
+  }
+  run(parameters: ReadonlyArray<unknown>) {
+    const r = this.stmt.run(...toParams(parameters));
+    return { changes: r.changes, lastInsertRowid: r.lastInsertRowid };
+  }
+  iterate(parameters: ReadonlyArray<unknown>): IterableIterator<unknown> {
+    return this.stmt.iterate(...toParams(parameters));
+  }
+}
+
+export function openSqlite(file: string): DatabaseSync {
+  const db = new DatabaseSync(file);
+  db.exec('PRAGMA journal_mode = WAL');
+  db.exec('PRAGMA synchronous = NORMAL');
+  db.exec('PRAGMA foreign_keys = ON');
+  db.exec('PRAGMA busy_timeout = 5000');
+  return db;
+}
+
+export function nodeSqliteDialect(file: string): SqliteDialect {
+  const db = openSqlite(file);
+  const adapter: SqliteDatabase = {
+    close: () => db.close(),
+    prepare: (sql: string) => new NodeSqliteStatement(db.prepare(sql)),
+  };
+  return new SqliteDialect({ database: adapter });
+}

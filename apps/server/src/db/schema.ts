@@ -1,0 +1,129 @@
+// Table types for Kysely. Times are UTC epoch milliseconds; flags are 0/1 integers; JSON is stored as text
+// so one schema serves SQLite and PostgreSQL.
+import type { Generated } from 'kysely';
+
+export interface CompanyTable {
+  id: Generated<number>;
+  name: string;
+  title: string;
+  logo: string | null;
+  baidu_key: string;
+  index_template: string;
+  created_at: number;
+  deleted_at: number | null;
+}
+
+export interface CompanyHostTable {
+  host: string;
+  company_id: number;
+}
+
+export interface DepartmentTable {
+  id: Generated<number>;
+  company_id: number;
+  parent_id: number | null;
+  name: string;
+  sort: number;
+  created_at: number;
+}
+
+export interface RoleTable {
+  id: Generated<number>;
+  company_id: number;
+  role_key: string;
+  name: string;
+  permissions: string;
+  menus: string;
+  data_scope: string;
+  status: number;
+  created_at: number;
+}
+
+export interface UserTable {
+  id: Generated<number>;
+  company_id: number;
+  department_id: number | null;
+  role_id: number | null;
+  account: string | null;
+  account_kind: string;
+  nickname: string;
+  type: string;
+  password_hash: string | null;
+  invite_code: string;
+  status: string;
+  message_settings: string;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+}
+
+export interface SessionTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+  revoke_reason: string | null;
+  ip: string;
+  user_agent: string;
+}
+
+export interface SmsCodeTable {
+  id: Generated<number>;
+  target: string;
+  purpose: string;
+  code_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+  attempts: number;
+}
+
+export interface AuthThrottleTable {
+  throttle_key: string;
+  failures: number;
+  first_failure_at: number;
+  locked_until: number | null;
+}
+
+export interface MenuTable {
+  id: Generated<number>;
+  parent_id: number | null;
+  sort: number;
+  type: string;
+  url: string;
+  name: string;
+  ico: string;
+  component: string;
+  visible: number;
+  external: number;
+  permission: string | null;
+}
+
+export interface OperationLogTable {
+  id: Generated<number>;
+  company_id: number | null;
+  user_id: number | null;
+  account: string | null;
+  nickname: string | null;
+  matter: string;
+  feedback: string;
+  ip: string | null;
+  target: string | null;
+  created_at: number;
+}
+
+export interface Database {
+  company: CompanyTable;
+  company_host: CompanyHostTable;
+  department: DepartmentTable;
+  role: RoleTable;
+  users: UserTable;
+  session: SessionTable;
+  sms_code: SmsCodeTable;
+  auth_throttle: AuthThrottleTable;
+  menu: MenuTable;
+  operation_log: OperationLogTable;
+}

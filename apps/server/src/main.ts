@@ -1,0 +1,56 @@
+// The server program: reads configuration, starts, says where it is and how to sign in, and closes
+// everything on SIGTERM/SIGINT within a grace period.
+import { loadConfig } from './config.ts';
+import { startServer } from './server.ts';
+import { DEMO_ACCOUNTS, DEMO_ADMIN, DEMO_PASSWORD } from './seed/demo.ts';
+
+const GRACE_MS = 10_000;
+
+async function main() {
+  const config = loadConfig();
+  const admin =
+    process.env.ADMIN_ACCOUNT && process.env.ADMIN_PASSWORD
+      ? { account: process.env.ADMIN_ACCOUNT, password: process.env.ADMIN_PASSWORD }
+      : undefined;
+  const server = await startServer({}, admin ? { admin } : {});
+  const log = server.app.log;
+  const port = new URL(server.url).port;
+  log.info(
+    `console listening on http://localhost:${port} (database: ${config.databaseUrl.replace(/\/\/[^@]*@/, '//***@')})`,
+  );
+  if (config.demo) {
+    const lines = [
+      `Demo sign-in at http://localhost:${port}/login`,
+      `  Platform administrator  ${DEMO_ADMIN.account} / ${DEMO_ADMIN.password}`,
+      ...DEMO_ACCOUNTS.map((a) => `  ${a.label.padEnd(22)}  ${a.account} / ${DEMO_PASSWORD}`),
+      `  One-time codes (SMS / e-mail) are written to ${config.outboxDir}/messages.jsonl`,
+    ];
+    console.log(`\n${lines.join('\n')}\n`);
+  }
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => {
+      log.error('shutdown took too long, exiting');
+      process.exit(1);
+    }, GRACE_MS);
+    timer.unref();
+    server
+      .close()
+      .then(() => process.exit(0))
+      .catch((err: unknown) => {
+        log.error({ err }, 'error while shutting down');
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

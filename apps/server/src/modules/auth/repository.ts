@@ -1,0 +1,125 @@
+// SQL of accounts, sessions, sign-in throttles and one-time codes.
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { UserTable, SessionTable, AuthThrottleTable, OperationLogTable } from '../../db/schema.ts';
+
+export type UserRow = Selectable<UserTable>;
+export type SessionRow = Selectable<SessionTable>;
+export type ThrottleRow = Selectable<AuthThrottleTable>;
+
+export function createAuthRepository(db: Db) {
+  return {
+    findUserByAccount(account: string) {
+      return db.selectFrom('users').selectAll().where('account', '=', account).executeTakeFirst();
+    },
+    findUserById(id: number) {
+      return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    async insertUser(row: Insertable<UserTable>): Promise<number> {
+      const r = await db.insertInto('users').values(row).returning('id').executeTakeFirstOrThrow();
+      return r.id;
+    },
+    async updateUser(id: number, patch: Updateable<UserTable>) {
+      await db.updateTable('users').set(patch).where('id', '=', id).execute();
+    },
+    findUserByInviteCode(code: string) {
+      return db
+        .selectFrom('users')
+        .selectAll()
+        .where('invite_code', '=', code)
+        .where('status', '=', 'active')
+        .executeTakeFirst();
+    },
+
+    async insertSession(row: Insertable<SessionTable>) {
+      await db.insertInto('session').values(row).execute();
+    },
+    findSessionByHash(tokenHash: string) {
+      return db.selectFrom('session').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+    },
+    async touchSession(id: number, now: number, expiresAt: number) {
+      await db.updateTable('session').set({ last_seen_at: now, expires_at: expiresAt }).where('id', '=', id).execute();
+    },
+    async revokeSession(id: number, now: number, reason: string) {
+      await db
+        .updateTable('session')
+        .set({ revoked_at: now, revoke_reason: reason })
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .execute();
+    },
+    /** Revokes every live session of a user except `keepId`. */
+    async revokeUserSessions(userId: number, now: number, reason: string, keepId?: number) {
+      let q = db
+        .updateTable('session')
+        .set({ revoked_at: now, revoke_reason: reason })
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null);
+      if (keepId !== undefined) q = q.where('id', '!=', keepId);
+      await q.execute();
+    },
+
+    findThrottle(key: string) {
+      return db.selectFrom('auth_throttle').selectAll().where('throttle_key', '=', key).executeTakeFirst();
+    },
+    async saveThrottle(row: Selectable<AuthThrottleTable>) {
+      await db
+        .insertInto('auth_throttle')
+        .values(row)
+        .onConflict((oc) =>
+          oc.column('throttle_key').doUpdateSet({
+            failures: row.failures,
+            first_failure_at: row.first_failure_at,
+            locked_until: row.locked_until,
+          }),
+        )
+        .execute();
+    },
+    async clearThrottle(key: string) {
+      await db.deleteFrom('auth_throttle').where('throttle_key', '=', key).execute();
+    },
+
+    latestCode(target: string, purpose?: string) {
+      let q = db.selectFrom('sms_code').selectAll().where('target', '=', target);
+      if (purpose) q = q.where('purpose', '=', purpose);
+      return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+    },
+    async countCodesSince(target: string, since: number): Promise<number> {
+      const r = await db
+        .selectFrom('sms_code')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('target', '=', target)
+        .where('created_at', '>=', since)
+        .executeTakeFirstOrThrow();
+      return Number(r.n);
+    },
+    async insertCode(row: {
+      target: string;
+      purpose: string;
+      code_hash: string;
+      created_at: number;
+      expires_at: number;
+    }) {
+      await db
+        .insertInto('sms_code')
+        .values({ ...row, attempts: 0 })
+        .execute();
+    },
+    async markCode(id: number, patch: { used_at?: number; attempts?: number }) {
+      await db.updateTable('sms_code').set(patch).where('id', '=', id).execute();
+    },
+
+    async log(row: Insertable<OperationLogTable>) {
+      await db.insertInto('operation_log').values(row).execute();
+    },
+    /** Keeps a deleted person's audit rows but removes who they were. */
+    async anonymiseLog(userId: number) {
+      await db
+        .updateTable('operation_log')
+        .set({ account: null, nickname: null, ip: null })
+        .where('user_id', '=', userId)
+        .execute();
+    },
+  };
+}
+export type AuthRepository = ReturnType<typeof createAuthRepository>;

@@ -1,0 +1,158 @@
+// HTTP of sign-in and the account's own calls (spec 7, "User and role").
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  changePasswordRequest,
+  codeLoginRequest,
+  deleteAccountRequest,
+  forgetPasswordRequest,
+  loginRequest,
+  loginResponse,
+  messageSettings,
+  registerRequest,
+  routeEntry,
+  sendMessageRequest,
+  sendMessageResponse,
+  setMessageRequest,
+  updateProfileRequest,
+  userInfoResponse,
+} from '@genset/protocol';
+import { emptyEnvelope, envelope } from '../../lib/envelope.ts';
+import { clientInfo } from '../../plugins/auth.ts';
+import type { AuthService } from './service.ts';
+import type { AccountService } from '../account/service.ts';
+
+export async function authRoutes(app: FastifyInstance, opts: { auth: AuthService; accounts: AccountService }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { auth, accounts } = opts;
+  const tags = ['account'];
+
+  r.post('/user/login', {
+    schema: {
+      tags,
+      summary: 'Sign in with account and password',
+      body: loginRequest,
+      response: { 200: envelope(loginResponse) },
+    },
+    handler: async (req, reply) => reply.ok(await auth.login(req.body, clientInfo(req)), 'success.loggedIn'),
+  });
+
+  r.post('/user/codelogin', {
+    schema: {
+      tags,
+      summary: 'Sign in with a one-time code',
+      body: codeLoginRequest,
+      response: { 200: envelope(loginResponse) },
+    },
+    handler: async (req, reply) => reply.ok(await auth.codeLogin(req.body, clientInfo(req)), 'success.loggedIn'),
+  });
+
+  r.post('/sendMessage', {
+    schema: {
+      tags,
+      summary: 'Send a one-time code by SMS or e-mail (one per 60 s per number)',
+      body: sendMessageRequest,
+      response: { 200: envelope(sendMessageResponse) },
+    },
+    handler: async (req, reply) => reply.ok(await auth.sendCode(req.body, clientInfo(req)), 'success.codeSent'),
+  });
+
+  r.post('/logout', {
+    schema: { tags, summary: 'Sign out: revokes this session', response: { 200: emptyEnvelope } },
+    preHandler: app.requireUser,
+    handler: async (req, reply) => {
+      await auth.logout(req.session!);
+      return reply.ok(null, 'success.loggedOut');
+    },
+  });
+
+  r.get('/user/info', {
+    schema: {
+      tags,
+      summary: 'The signed-in user, permissions and company',
+      response: { 200: envelope(userInfoResponse) },
+    },
+    preHandler: app.requireUser,
+    handler: async (req, reply) => reply.ok(await accounts.info(req.session!.user, req.lang)),
+  });
+
+  r.get('/getRoute', {
+    schema: { tags, summary: 'Menu tree the user may see', response: { 200: envelope(z.array(routeEntry)) } },
+    preHandler: app.requireUser,
+    handler: async (req, reply) => reply.ok(await accounts.routes(req.session!.user, req.lang)),
+  });
+
+  r.post('/user/password', {
+    schema: {
+      tags,
+      summary: 'Change the password; other sessions are signed out',
+      body: changePasswordRequest,
+      response: { 200: emptyEnvelope },
+    },
+    config: { fieldLabels: { password: 'oldPassword' } },
+    preHandler: app.requireUser,
+    handler: async (req, reply) => {
+      await auth.changePassword(req.session!, req.body, clientInfo(req));
+      return reply.ok(null, 'success.passwordChanged');
+    },
+  });
+
+  r.post('/user/register', {
+    schema: {
+      tags,
+      summary: 'Register an account with a one-time code',
+      body: registerRequest,
+      response: { 200: envelope(loginResponse) },
+    },
+    config: { fieldLabels: { newPassword: 'password', newPasswords: 'newPasswords' } },
+    handler: async (req, reply) => reply.ok(await auth.register(req.body, clientInfo(req)), 'success.registered'),
+  });
+
+  r.post('/user/forgetPassword', {
+    schema: {
+      tags,
+      summary: 'Set a new password with a one-time code',
+      body: forgetPasswordRequest,
+      response: { 200: emptyEnvelope },
+    },
+    handler: async (req, reply) => {
+      await auth.forgetPassword(req.body, clientInfo(req));
+      return reply.ok(null, 'success.passwordReset');
+    },
+  });
+
+  r.post('/user/delUser', {
+    schema: {
+      tags,
+      summary: 'Delete one’s own account for good (personal data erased, audit rows kept without it)',
+      body: deleteAccountRequest,
+      response: { 200: emptyEnvelope },
+    },
+    preHandler: app.requireUser,
+    handler: async (req, reply) => {
+      await auth.deleteAccount(req.session!, req.body.password, clientInfo(req));
+      return reply.ok(null, 'success.accountDeleted');
+    },
+  });
+
+  r.post('/user/setMessage', {
+    schema: {
+      tags,
+      summary: 'Message settings of the signed-in user',
+      body: setMessageRequest,
+      response: { 200: envelope(messageSettings) },
+    },
+    preHandler: app.requireUser,
+    handler: async (req, reply) => reply.ok(await auth.setMessageSettings(req.session!, req.body), 'success.saved'),
+  });
+
+  r.post('/user/updateProfile', {
+    schema: { tags, summary: 'Change the nickname', body: updateProfileRequest, response: { 200: emptyEnvelope } },
+    preHandler: app.requireUser,
+    handler: async (req, reply) => {
+      await auth.updateProfile(req.session!, req.body.nickname);
+      return reply.ok(null, 'success.saved');
+    },
+  });
+}

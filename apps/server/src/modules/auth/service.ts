@@ -1,0 +1,392 @@
+// Sign-in, sessions and the account's own life cycle (register, reset, change password, delete).
+import { ResultCode, isEmail, type Language, type LoginResponse } from '@genset/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import { AppError, fieldError, notSignedIn, tooMany } from '../../lib/errors.ts';
+import { translate } from '../../i18n/messages.ts';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/database.ts';
+import type { MessageSender } from '../sms/sender.ts';
+import { createAuthRepository, type UserRow } from './repository.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
+import { hashCode, hashToken, newInviteCode, newNumericCode, newToken, TOKEN_PATTERN } from './tokens.ts';
+import { DEFAULT_MESSAGE_SETTINGS } from './defaults.ts';
+
+export interface SessionContext {
+  sessionId: number;
+  user: UserRow;
+}
+
+export interface ClientInfo {
+  ip: string;
+  userAgent: string;
+  lang: Language;
+}
+
+const CODE_MAX_ATTEMPTS = 5;
+const CODES_PER_HOUR = 10;
+/** A sliding expiry is pushed forward at most this often, so a busy console does not write on every call. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+function normaliseAccount(account: string): string {
+  const trimmed = account.trim();
+  return isEmail(trimmed) ? trimmed.toLowerCase() : trimmed.replace(/^\+/, '');
+}
+
+export function createAuthService(deps: { db: Db; config: Config; sender: MessageSender; log: FastifyBaseLogger }) {
+  const { config, sender, log } = deps;
+  const repo = createAuthRepository(deps.db);
+
+  async function writeLog(user: UserRow | null, matter: string, feedback: Record<string, unknown>, ip: string | null) {
+    await repo.log({
+      company_id: user?.company_id ?? null,
+      user_id: user?.id ?? null,
+      account: user?.account ?? null,
+      nickname: user?.nickname ?? null,
+      matter,
+      feedback: JSON.stringify(feedback),
+      ip,
+      target: null,
+      created_at: Date.now(),
+    });
+  }
+
+  /** Refuses while an account or address is locked; logs (once) when a lock has run out. */
+  async function checkLocks(accountKey: string, ip: string, account: string) {
+    const now = Date.now();
+    const ipRow = await repo.findThrottle(`ip:${ip}`);
+    if (ipRow?.locked_until && ipRow.locked_until > now) {
+      const seconds = Math.ceil((ipRow.locked_until - now) / 1000);
+      throw tooMany('errors.addressLocked', seconds, { minutes: Math.ceil(seconds / 60) });
+    }
+    const row = await repo.findThrottle(accountKey);
+    if (row?.locked_until) {
+      if (row.locked_until > now) {
+        const seconds = Math.ceil((row.locked_until - now) / 1000);
+        throw tooMany('errors.accountLocked', seconds, { minutes: Math.ceil(seconds / 60) });
+      }
+      await repo.clearThrottle(accountKey);
+      log.warn({ account, lockedUntil: row.locked_until }, 'sign-in lock ended');
+      const user = await repo.findUserByAccount(account);
+      await writeLog(user ?? null, 'log.lockEnded', { account, until: row.locked_until }, ip);
+    }
+  }
+
+  /** Counts a failed sign-in for the account and the address; the failure past the limit locks. */
+  async function recordFailure(accountKey: string, ip: string, account: string): Promise<AppError> {
+    const now = Date.now();
+    const bump = async (key: string, limit: number) => {
+      const row = await repo.findThrottle(key);
+      const fresh = !row || now - row.first_failure_at > Math.max(config.authLockMs, 3_600_000);
+      const failures = fresh ? 1 : row.failures + 1;
+      const lockedUntil = failures > limit ? now + config.authLockMs : null;
+      await repo.saveThrottle({
+        throttle_key: key,
+        failures,
+        first_failure_at: fresh ? now : row.first_failure_at,
+        locked_until: lockedUntil,
+      });
+      return lockedUntil;
+    };
+    const ipLock = await bump(`ip:${ip}`, config.authIpMaxFailures);
+    const accountLock = await bump(accountKey, config.authMaxFailures);
+    const seconds = Math.ceil(config.authLockMs / 1000);
+    if (accountLock) {
+      const until = new Date(accountLock).toISOString();
+      log.warn({ account, ip, lockedUntil: until }, 'account locked after repeated failed sign-ins');
+      const user = await repo.findUserByAccount(account);
+      await writeLog(user ?? null, 'log.locked', { account, until }, ip);
+      return tooMany('errors.accountLocked', seconds, { minutes: Math.ceil(seconds / 60) });
+    }
+    if (ipLock) {
+      log.warn({ ip, lockedUntil: new Date(ipLock).toISOString() }, 'address locked after repeated failed sign-ins');
+      return tooMany('errors.addressLocked', seconds, { minutes: Math.ceil(seconds / 60) });
+    }
+    return new AppError(ResultCode.invalid, 'errors.badCredentials');
+  }
+
+  async function openSession(user: UserRow, client: ClientInfo): Promise<LoginResponse> {
+    const now = Date.now();
+    if (config.singleSession) await repo.revokeUserSessions(user.id, now, 'replaced');
+    const token = newToken();
+    await repo.insertSession({
+      user_id: user.id,
+      token_hash: hashToken(token),
+      created_at: now,
+      last_seen_at: now,
+      expires_at: now + config.sessionTtlMs,
+      revoked_at: null,
+      revoke_reason: null,
+      ip: client.ip,
+      user_agent: client.userAgent.slice(0, 300),
+    });
+    const company = await deps.db
+      .selectFrom('company')
+      .select(['index_template'])
+      .where('id', '=', user.company_id)
+      .executeTakeFirst();
+    return { utoken: token, indextemplate: company?.index_template ?? 'default', companyid: user.company_id };
+  }
+
+  /** A host bound to one company admits that company's users (and the platform's) only. */
+  async function hostAdmits(user: UserRow, hostname: string | undefined): Promise<boolean> {
+    if (!hostname || user.company_id === 1) return true;
+    const bound = await deps.db
+      .selectFrom('company_host')
+      .select('company_id')
+      .where('host', '=', hostname.toLowerCase())
+      .executeTakeFirst();
+    return !bound || bound.company_id === user.company_id;
+  }
+
+  async function consumeCode(target: string, purpose: string, code: string): Promise<boolean> {
+    const row = await repo.latestCode(target, purpose);
+    const now = Date.now();
+    if (!row || row.used_at || row.expires_at < now || row.attempts >= CODE_MAX_ATTEMPTS) return false;
+    if (row.code_hash !== hashCode(config.signSecret, target, purpose, code)) {
+      await repo.markCode(row.id, { attempts: row.attempts + 1 });
+      return false;
+    }
+    await repo.markCode(row.id, { used_at: now });
+    return true;
+  }
+
+  async function requireActive(user: UserRow | undefined): Promise<UserRow> {
+    if (!user || user.status === 'deleted') throw notSignedIn();
+    if (user.status !== 'active') throw new AppError(ResultCode.forbidden, 'errors.accountDisabled');
+    return user;
+  }
+
+  return {
+    normaliseAccount,
+
+    async login(input: { username: string; password: string; hostname?: string }, client: ClientInfo) {
+      const account = normaliseAccount(input.username);
+      const key = `acct:${account}`;
+      await checkLocks(key, client.ip, account);
+      const user = await repo.findUserByAccount(account);
+      const good = await verifyPassword(user?.password_hash ?? null, input.password);
+      if (!user || !good || user.status === 'deleted' || !(await hostAdmits(user, input.hostname))) {
+        throw await recordFailure(key, client.ip, account);
+      }
+      if (user.status !== 'active') throw new AppError(ResultCode.forbidden, 'errors.accountDisabled');
+      await repo.clearThrottle(key);
+      return openSession(user, client);
+    },
+
+    async codeLogin(input: { username: string; code: string; hostname?: string }, client: ClientInfo) {
+      const account = normaliseAccount(input.username);
+      const key = `acct:${account}`;
+      await checkLocks(key, client.ip, account);
+      const user = await repo.findUserByAccount(account);
+      const good = await consumeCode(account, 'login', input.code);
+      if (!user || !good || user.status === 'deleted' || !(await hostAdmits(user, input.hostname))) {
+        const failure = await recordFailure(key, client.ip, account);
+        throw failure.code === ResultCode.invalid ? new AppError(ResultCode.invalid, 'errors.codeInvalid') : failure;
+      }
+      if (user.status !== 'active') throw new AppError(ResultCode.forbidden, 'errors.accountDisabled');
+      await repo.clearThrottle(key);
+      return openSession(user, client);
+    },
+
+    /**
+     * Sends a one-time code. The answer is the same whether or not the account exists, so the call
+     * cannot be used to find out who has an account.
+     */
+    async sendCode(input: { username: string; purpose: 'login' | 'register' | 'reset' }, client: ClientInfo) {
+      const target = normaliseAccount(input.username);
+      const now = Date.now();
+      const last = await repo.latestCode(target);
+      if (last && now - last.created_at < config.smsResendMs) {
+        throw tooMany('errors.codeTooSoon', Math.ceil((config.smsResendMs - (now - last.created_at)) / 1000), {
+          seconds: Math.ceil((config.smsResendMs - (now - last.created_at)) / 1000),
+        });
+      }
+      if ((await repo.countCodesSince(target, now - 3_600_000)) >= CODES_PER_HOUR) {
+        throw tooMany('errors.codeTooSoon', 3600, { seconds: 3600 });
+      }
+      const ipKey = `code-ip:${client.ip}`;
+      const ipRow = await repo.findThrottle(ipKey);
+      const ipFresh = !ipRow || now - ipRow.first_failure_at > 3_600_000;
+      const ipCount = ipFresh ? 1 : ipRow.failures + 1;
+      if (ipCount > CODES_PER_HOUR * 5) {
+        throw tooMany('errors.codeTooSoon', 3600, { seconds: 3600 });
+      }
+      await repo.saveThrottle({
+        throttle_key: ipKey,
+        failures: ipCount,
+        first_failure_at: ipFresh ? now : ipRow.first_failure_at,
+        locked_until: null,
+      });
+
+      const user = await repo.findUserByAccount(target);
+      const exists = !!user && user.status !== 'deleted';
+      const code = newNumericCode();
+      await repo.insertCode({
+        target,
+        purpose: input.purpose,
+        code_hash: hashCode(config.signSecret, target, input.purpose, code),
+        created_at: now,
+        expires_at: now + config.smsCodeTtlMs,
+      });
+      const channel = isEmail(target) ? 'email' : 'sms';
+      const minutes = Math.round(config.smsCodeTtlMs / 60_000);
+      if (input.purpose === 'register' && exists) {
+        await sender.send({
+          channel,
+          to: target,
+          purpose: input.purpose,
+          text: translate(client.lang, 'sms.accountExists'),
+        });
+      } else if (input.purpose === 'register' || exists) {
+        await sender.send({
+          channel,
+          to: target,
+          purpose: input.purpose,
+          code,
+          text: translate(client.lang, 'sms.code', { code, minutes }),
+        });
+      }
+      return { retryAfter: Math.ceil(config.smsResendMs / 1000) };
+    },
+
+    /** Resolves a token into its session; the error says why it is not usable. */
+    async authenticate(token: string | undefined): Promise<SessionContext> {
+      if (!token) throw notSignedIn();
+      if (!TOKEN_PATTERN.test(token)) throw new AppError(ResultCode.tokenInvalid, 'errors.tokenInvalid');
+      const session = await repo.findSessionByHash(hashToken(token));
+      if (!session) throw notSignedIn();
+      if (session.revoked_at) {
+        if (session.revoke_reason === 'replaced')
+          throw new AppError(ResultCode.sessionReplaced, 'errors.sessionReplaced');
+        throw notSignedIn();
+      }
+      const now = Date.now();
+      if (session.expires_at <= now) throw new AppError(ResultCode.tokenExpired, 'errors.tokenExpired');
+      const user = await requireActive(await repo.findUserById(session.user_id));
+      if (now - session.last_seen_at > TOUCH_INTERVAL_MS) {
+        await repo.touchSession(session.id, now, now + config.sessionTtlMs);
+      }
+      return { sessionId: session.id, user };
+    },
+
+    async logout(ctx: SessionContext) {
+      await repo.revokeSession(ctx.sessionId, Date.now(), 'logout');
+    },
+
+    async changePassword(ctx: SessionContext, input: { password: string; newPassword: string }, client: ClientInfo) {
+      if (!(await verifyPassword(ctx.user.password_hash, input.password))) {
+        throw new AppError(ResultCode.invalid, 'errors.wrongPassword');
+      }
+      if (input.password === input.newPassword) throw fieldError('newPassword', 'errors.samePassword');
+      const now = Date.now();
+      await repo.updateUser(ctx.user.id, { password_hash: await hashPassword(input.newPassword), updated_at: now });
+      await repo.revokeUserSessions(ctx.user.id, now, 'password', ctx.sessionId);
+      await writeLog(ctx.user, 'log.passwordChanged', {}, client.ip);
+    },
+
+    async register(
+      input: {
+        username: string;
+        code: string;
+        newPassword: string;
+        nickname?: string;
+        type: 'personal' | 'corporate';
+        inviteCode?: string;
+        hostname?: string;
+      },
+      client: ClientInfo,
+    ) {
+      const account = normaliseAccount(input.username);
+      if (!(await consumeCode(account, 'register', input.code)))
+        throw new AppError(ResultCode.invalid, 'errors.codeInvalid');
+      if (await repo.findUserByAccount(account)) throw new AppError(ResultCode.conflict, 'errors.accountTaken');
+      let companyId = 1;
+      if (input.inviteCode) {
+        const inviter = await repo.findUserByInviteCode(input.inviteCode.toUpperCase());
+        if (!inviter) throw fieldError('inviteCode', 'errors.inviteInvalid');
+        companyId = inviter.company_id;
+      } else if (input.hostname) {
+        const bound = await deps.db
+          .selectFrom('company_host')
+          .select('company_id')
+          .where('host', '=', input.hostname.toLowerCase())
+          .executeTakeFirst();
+        if (bound) companyId = bound.company_id;
+      }
+      const role = await deps.db
+        .selectFrom('role')
+        .select('id')
+        .where('company_id', '=', companyId)
+        .where('role_key', '=', 'personal')
+        .executeTakeFirst();
+      const now = Date.now();
+      const id = await repo.insertUser({
+        company_id: companyId,
+        department_id: null,
+        role_id: role?.id ?? null,
+        account,
+        account_kind: isEmail(account) ? 'email' : 'mobile',
+        nickname: input.nickname?.trim() || account.replace(/@.*/, ''),
+        type: input.type,
+        password_hash: await hashPassword(input.newPassword),
+        invite_code: newInviteCode(),
+        status: 'active',
+        message_settings: JSON.stringify(DEFAULT_MESSAGE_SETTINGS),
+        created_at: now,
+        updated_at: now,
+        deleted_at: null,
+      });
+      const user = (await repo.findUserById(id))!;
+      await writeLog(user, 'log.registered', {}, client.ip);
+      return openSession(user, client);
+    },
+
+    async forgetPassword(input: { username: string; code: string; newPassword: string }, client: ClientInfo) {
+      const account = normaliseAccount(input.username);
+      const user = await repo.findUserByAccount(account);
+      const good = await consumeCode(account, 'reset', input.code);
+      if (!user || !good || user.status === 'deleted') throw new AppError(ResultCode.invalid, 'errors.codeInvalid');
+      const now = Date.now();
+      await repo.updateUser(user.id, { password_hash: await hashPassword(input.newPassword), updated_at: now });
+      await repo.revokeUserSessions(user.id, now, 'password');
+      await repo.clearThrottle(`acct:${account}`);
+      await writeLog(user, 'log.passwordReset', {}, client.ip);
+    },
+
+    /** Erases the person's data for good; operation-log rows stay, without who did them. */
+    async deleteAccount(ctx: SessionContext, password: string, client: ClientInfo) {
+      if (!(await verifyPassword(ctx.user.password_hash, password))) {
+        throw new AppError(ResultCode.invalid, 'errors.wrongPassword');
+      }
+      const now = Date.now();
+      await writeLog(ctx.user, 'log.accountDeleted', {}, client.ip);
+      await repo.revokeUserSessions(ctx.user.id, now, 'deleted');
+      await repo.anonymiseLog(ctx.user.id);
+      await repo.updateUser(ctx.user.id, {
+        account: null,
+        nickname: '',
+        password_hash: null,
+        status: 'deleted',
+        message_settings: '{}',
+        department_id: null,
+        updated_at: now,
+        deleted_at: now,
+      });
+    },
+
+    async updateProfile(ctx: SessionContext, nickname: string) {
+      await repo.updateUser(ctx.user.id, { nickname: nickname.trim(), updated_at: Date.now() });
+    },
+
+    async setMessageSettings(ctx: SessionContext, patch: Record<string, boolean | undefined>) {
+      const current = { ...DEFAULT_MESSAGE_SETTINGS, ...(JSON.parse(ctx.user.message_settings) as object) };
+      for (const [k, v] of Object.entries(patch))
+        if (typeof v === 'boolean') (current as Record<string, boolean>)[k] = v;
+      await repo.updateUser(ctx.user.id, { message_settings: JSON.stringify(current), updated_at: Date.now() });
+      return current;
+    },
+
+    hashPassword,
+  };
+}
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,194 @@
+// The HTTP conventions of every /yewu call: request language and time zone, X-Sign and X-Time checks,
+// the optional AES body mode, the { code, msg, data } envelope and the translation of every error.
+import { createCipheriv, createDecipheriv, createHash, randomBytes, randomUUID } from 'node:crypto';
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import {
+  API_BASE,
+  encryptionKeyBytes,
+  pickLanguage,
+  ResultCode,
+  SIGN_WINDOW_SECONDS,
+  type Language,
+} from '@genset/protocol';
+import { AppError } from '../lib/errors.ts';
+import { translate } from '../i18n/messages.ts';
+import type { Config } from '../config.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    lang: Language;
+    timezone: string;
+  }
+  interface FastifyReply {
+    /** Sends a success envelope; `msgKey` is translated into the request's language. */
+    ok(data?: unknown, msgKey?: string, params?: Record<string, string | number>): FastifyReply;
+  }
+  interface FastifyContextConfig {
+    /** Field labels that differ on this route (e.g. `password` is the old password when changing it). */
+    fieldLabels?: Record<string, string>;
+    /** Calls that need no X-Sign (documents and files). */
+    unsigned?: boolean;
+  }
+}
+
+interface FieldProblem {
+  field: string;
+  rule: string;
+  params?: Record<string, string | number>;
+}
+
+function isValidTimezone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+function safeEqual(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+/** Where a zod issue came from and which rule it broke, in message keys. */
+function problemsFromValidation(
+  validation: { instancePath: string; message?: string; keyword: string; params: Record<string, unknown> }[],
+): FieldProblem[] {
+  return validation.map((v) => {
+    const field = v.instancePath.replace(/^\//, '').split('/')[0] || 'body';
+    if (v.keyword === 'unrecognized_keys') {
+      const keys = (v.params.keys as string[] | undefined) ?? [];
+      return { field: keys[0] ?? field, rule: 'validation.unknownField' };
+    }
+    if (v.message?.startsWith('validation.')) return { field, rule: v.message };
+    if (v.keyword === 'invalid_type' && v.params.input === undefined) return { field, rule: 'validation.required' };
+    return { field, rule: 'validation.invalid' };
+  });
+}
+
+export default fp(
+  async function apiConventions(app: FastifyInstance, opts: { config: Config }) {
+    const { config } = opts;
+    const aesKey = Buffer.from(encryptionKeyBytes(config.signSecret));
+
+    app.decorateRequest('lang', 'en-US');
+    app.decorateRequest('timezone', 'UTC');
+    app.decorateReply('ok', function (this: FastifyReply, data: unknown = null, msgKey = 'ok', params = {}) {
+      return this.send({ code: ResultCode.ok, msg: translate(this.request.lang, msgKey, params), data });
+    });
+
+    const isApi = (req: FastifyRequest) => req.url.startsWith(`${API_BASE}/`) || req.url === API_BASE;
+
+    app.addHook('onRequest', async (req) => {
+      req.lang = pickLanguage(req.headers['accept-language']);
+      const tz = req.headers['x-timezone'];
+      req.timezone = typeof tz === 'string' && isValidTimezone(tz) ? tz : 'UTC';
+      if (!isApi(req) || req.routeOptions.config?.unsigned) return;
+      const time = String(req.headers['x-time'] ?? '');
+      const sign = String(req.headers['x-sign'] ?? '').toLowerCase();
+      const token = typeof req.headers['x-token'] === 'string' ? req.headers['x-token'] : '';
+      const seconds = Number(time);
+      if (!/^\d{9,11}$/.test(time) || Math.abs(Date.now() / 1000 - seconds) > SIGN_WINDOW_SECONDS) {
+        throw new AppError(ResultCode.tokenInvalid, 'errors.signInvalid');
+      }
+      if (!sign || !safeEqual(sign, sha256(`${token}${time}${config.signSecret}`))) {
+        throw new AppError(ResultCode.tokenInvalid, 'errors.signInvalid');
+      }
+    });
+
+    app.addHook('preValidation', async (req) => {
+      if (!isApi(req) || !req.body || typeof req.body !== 'object' || Array.isArray(req.body)) return;
+      let body = req.body as Record<string, unknown>;
+      if (config.encryption === 'aes') {
+        if (typeof body.paramStr !== 'string') throw new AppError(ResultCode.invalid, 'errors.invalidBody');
+        try {
+          const raw = Buffer.from(body.paramStr, 'base64');
+          const decipher = createDecipheriv('aes-256-cbc', aesKey, raw.subarray(0, 16));
+          const text = Buffer.concat([decipher.update(raw.subarray(16)), decipher.final()]).toString('utf8');
+          body = JSON.parse(text) as Record<string, unknown>;
+        } catch {
+          throw new AppError(ResultCode.invalid, 'errors.invalidBody');
+        }
+      }
+      // The console adds its language and time zone to every body; they are headers in all but name.
+      const { language, timezone, ...rest } = body;
+      if (typeof language === 'string' && !req.headers['accept-language']) req.lang = pickLanguage(language);
+      if (typeof timezone === 'string' && !req.headers['x-timezone'] && isValidTimezone(timezone))
+        req.timezone = timezone;
+      req.body = rest;
+    });
+
+    if (config.encryption === 'aes') {
+      app.addHook('onSend', async (req, reply, payload) => {
+        if (!isApi(req) || typeof payload !== 'string') return payload;
+        if (!String(reply.getHeader('content-type') ?? '').includes('application/json')) return payload;
+        const iv = randomBytes(16);
+        const cipher = createCipheriv('aes-256-cbc', aesKey, iv);
+        const enc = Buffer.concat([iv, cipher.update(payload, 'utf8'), cipher.final()]);
+        return JSON.stringify({ paramStr: enc.toString('base64') });
+      });
+    }
+
+    const sendError = (req: FastifyRequest, reply: FastifyReply, code: number, msg: string, data: unknown = null) =>
+      reply.status(200).type('application/json; charset=utf-8').send({ code, msg, data });
+
+    const validationReply = (req: FastifyRequest, reply: FastifyReply, problems: FieldProblem[]) => {
+      const labels = req.routeOptions.config?.fieldLabels ?? {};
+      const fields: Record<string, string> = {};
+      for (const p of problems) {
+        if (fields[p.field]) continue;
+        const label = translate(req.lang, `fields.${labels[p.field] ?? p.field}`);
+        fields[p.field] = translate(req.lang, 'errors.validation', {
+          field: label.startsWith('fields.') ? p.field : label,
+          rule: translate(req.lang, p.rule, p.params),
+        });
+      }
+      const first = Object.values(fields)[0] ?? translate(req.lang, 'errors.invalidBody');
+      return sendError(req, reply, ResultCode.invalid, first, { fields });
+    };
+
+    app.setErrorHandler((error, req, reply) => {
+      if (hasZodFastifySchemaValidationErrors(error)) {
+        return validationReply(req, reply, problemsFromValidation(error.validation));
+      }
+      if (error instanceof AppError) {
+        const data = error.data as { fieldErrors?: FieldProblem[] } | null;
+        if (data?.fieldErrors) return validationReply(req, reply, data.fieldErrors);
+        return sendError(req, reply, error.code, translate(req.lang, error.key, error.params), error.data);
+      }
+      const status = (error as { statusCode?: number }).statusCode ?? 500;
+      if (status >= 400 && status < 500) {
+        // Malformed JSON, wrong content type, oversized body: the caller's fault, said plainly.
+        req.log.info({ err: error }, 'request refused');
+        if (!isApi(req))
+          return reply
+            .status(status)
+            .send({ code: status, msg: translate(req.lang, 'errors.invalidBody'), data: null });
+        return sendError(
+          req,
+          reply,
+          status === 404 ? ResultCode.notFound : ResultCode.invalid,
+          translate(req.lang, status === 404 ? 'errors.notFound' : 'errors.invalidBody'),
+        );
+      }
+      const id = randomUUID().slice(0, 8);
+      req.log.error({ err: error, ref: id }, 'unexpected error');
+      return sendError(req, reply, ResultCode.error, translate(req.lang, 'errors.internal', { id }));
+    });
+
+    app.setNotFoundHandler((req, reply) => {
+      if (isApi(req)) return sendError(req, reply, ResultCode.notFound, translate(req.lang, 'errors.notFound'));
+      return reply.status(404).send({ code: 404, msg: 'Not found', data: null });
+    });
+  },
+  { name: 'api-conventions' },
+);

@@ -1,0 +1,210 @@
+// Data every installation has, written idempotently at each start: the menu tree, the roles of the
+// platform company, and (when asked for by configuration) the first platform administrator.
+import { Permission, ALL_PERMISSIONS, type DataScope, type MenuType } from '@genset/protocol';
+import type { Db } from '../db/database.ts';
+import { hashPassword } from '../modules/auth/passwords.ts';
+import { newInviteCode } from '../modules/auth/tokens.ts';
+import { DEFAULT_MESSAGE_SETTINGS } from '../modules/auth/defaults.ts';
+import { isEmail } from '@genset/protocol';
+
+interface MenuSeed {
+  name: string;
+  parent?: string;
+  type: MenuType;
+  url: string;
+  ico: string;
+  component: string;
+  visible: boolean;
+  permission?: string;
+  external?: boolean;
+}
+
+/** The menu. Later features add their entries here; `name` is the stable key and `menu.<name>` its title. */
+export const MENU: MenuSeed[] = [
+  { name: 'home', type: 'M', url: '/index', ico: 'HomeOutlined', component: 'home/index', visible: true },
+  { name: 'help', type: 'M', url: '/help/list', ico: 'ReadOutlined', component: 'help/list', visible: true },
+  { name: 'helpInfo', type: 'M', url: '/help/info', ico: 'FileTextOutlined', component: 'help/info', visible: false },
+  {
+    name: 'personal',
+    type: 'M',
+    url: '/user/personal',
+    ico: 'UserOutlined',
+    component: 'user/personal',
+    visible: false,
+  },
+];
+
+interface RoleSeed {
+  key: string;
+  permissions: string[];
+  menus: string[];
+  dataScope: DataScope;
+}
+
+export const COMPANY_ROLES: RoleSeed[] = [
+  {
+    key: 'companyAdmin',
+    permissions: [
+      Permission.gensetView,
+      Permission.gensetManage,
+      Permission.gensetControl,
+      Permission.gensetReport,
+      Permission.alarmView,
+      Permission.userManage,
+      Permission.roleManage,
+      Permission.departmentManage,
+      Permission.companyManage,
+      Permission.siteView,
+      Permission.siteManage,
+      Permission.logView,
+    ],
+    menus: ['*'],
+    dataScope: 'company',
+  },
+  {
+    key: 'operator',
+    permissions: [
+      Permission.gensetView,
+      Permission.gensetControl,
+      Permission.alarmView,
+      Permission.siteView,
+      Permission.logView,
+    ],
+    menus: ['*'],
+    dataScope: 'department',
+  },
+  {
+    key: 'viewer',
+    permissions: [Permission.gensetView, Permission.alarmView, Permission.siteView],
+    menus: ['*'],
+    dataScope: 'self',
+  },
+  {
+    key: 'personal',
+    permissions: [Permission.gensetView, Permission.gensetControl, Permission.alarmView],
+    menus: ['*'],
+    dataScope: 'self',
+  },
+];
+
+const PLATFORM_ROLE: RoleSeed = {
+  key: 'platformAdmin',
+  permissions: [ALL_PERMISSIONS],
+  menus: ['*'],
+  dataScope: 'all',
+};
+
+export async function ensureMenus(db: Db) {
+  const existing = await db.selectFrom('menu').select(['id', 'name']).execute();
+  const ids = new Map(existing.map((m) => [m.name, m.id]));
+  for (const [sort, m] of MENU.entries()) {
+    const row = {
+      parent_id: m.parent ? (ids.get(m.parent) ?? null) : null,
+      sort,
+      type: m.type,
+      url: m.url,
+      name: m.name,
+      ico: m.ico,
+      component: m.component,
+      visible: m.visible ? 1 : 0,
+      external: m.external ? 1 : 0,
+      permission: m.permission ?? null,
+    };
+    const id = ids.get(m.name);
+    if (id) await db.updateTable('menu').set(row).where('id', '=', id).execute();
+    else {
+      const r = await db.insertInto('menu').values(row).returning('id').executeTakeFirstOrThrow();
+      ids.set(m.name, r.id);
+    }
+  }
+}
+
+export async function ensureRoles(db: Db, companyId: number, roles: RoleSeed[]) {
+  const out: Record<string, number> = {};
+  for (const r of roles) {
+    const found = await db
+      .selectFrom('role')
+      .select('id')
+      .where('company_id', '=', companyId)
+      .where('role_key', '=', r.key)
+      .executeTakeFirst();
+    if (found) {
+      out[r.key] = found.id;
+      continue;
+    }
+    const row = await db
+      .insertInto('role')
+      .values({
+        company_id: companyId,
+        role_key: r.key,
+        name: `roles.${r.key}`,
+        permissions: JSON.stringify(r.permissions),
+        menus: JSON.stringify(r.menus),
+        data_scope: r.dataScope,
+        status: 1,
+        created_at: Date.now(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    out[r.key] = row.id;
+  }
+  return out;
+}
+
+export async function ensureCompanyRoles(db: Db, companyId: number) {
+  return ensureRoles(db, companyId, COMPANY_ROLES);
+}
+
+export async function createUser(
+  db: Db,
+  u: {
+    companyId: number;
+    roleId: number | null;
+    departmentId?: number | null;
+    account: string;
+    password: string;
+    nickname: string;
+    type?: 'personal' | 'corporate';
+  },
+) {
+  const now = Date.now();
+  const row = await db
+    .insertInto('users')
+    .values({
+      company_id: u.companyId,
+      department_id: u.departmentId ?? null,
+      role_id: u.roleId,
+      account: u.account,
+      account_kind: isEmail(u.account) ? 'email' : 'mobile',
+      nickname: u.nickname,
+      type: u.type ?? 'corporate',
+      password_hash: await hashPassword(u.password),
+      invite_code: newInviteCode(),
+      status: 'active',
+      message_settings: JSON.stringify(DEFAULT_MESSAGE_SETTINGS),
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function seedBase(db: Db, admin?: { account: string; password: string }) {
+  await ensureMenus(db);
+  const roles = await ensureRoles(db, 1, [PLATFORM_ROLE, ...COMPANY_ROLES.filter((r) => r.key === 'personal')]);
+  if (admin) {
+    const exists = await db.selectFrom('users').select('id').where('account', '=', admin.account).executeTakeFirst();
+    if (!exists) {
+      await createUser(db, {
+        companyId: 1,
+        roleId: roles.platformAdmin ?? null,
+        account: admin.account,
+        password: admin.password,
+        nickname: 'Administrator',
+      });
+    }
+  }
+  return roles;
+}
