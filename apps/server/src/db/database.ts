@@ -48,13 +48,14 @@ export async function openDatabase(url: string, options: { schema?: string } = {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     db = new Kysely<Database>({ dialect: nodeSqliteDialect(file) });
   }
-  await migrate(db, kind);
+  await migrate(db, kind, options.schema);
   return { db, kind, close: () => db.destroy() };
 }
 
-export async function migrate(db: Db, kind: DbKind): Promise<void> {
+export async function migrate(db: Db, kind: DbKind, schema?: string): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => migrations(kind) };
-  const migrator = new Migrator({ db, provider });
+  // With a schema named, the bookkeeping tables live in it too (Kysely otherwise looks them up anywhere).
+  const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

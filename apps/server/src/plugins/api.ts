@@ -70,7 +70,8 @@ function problemsFromValidation(
       return { field: keys[0] ?? field, rule: 'validation.unknownField' };
     }
     if (v.message?.startsWith('validation.')) return { field, rule: v.message };
-    if (v.keyword === 'invalid_type' && v.params.input === undefined) return { field, rule: 'validation.required' };
+    if (v.keyword === 'invalid_type' && /received undefined/.test(v.message ?? ''))
+      return { field, rule: 'validation.required' };
     return { field, rule: 'validation.invalid' };
   });
 }
@@ -87,12 +88,14 @@ export default fp(
     });
 
     const isApi = (req: FastifyRequest) => req.url.startsWith(`${API_BASE}/`) || req.url === API_BASE;
+    // The OpenAPI document and its viewer are read by people with a browser: no signature asked.
+    const isDocs = (req: FastifyRequest) => req.url.startsWith(`${API_BASE}/docs`);
 
     app.addHook('onRequest', async (req) => {
       req.lang = pickLanguage(req.headers['accept-language']);
       const tz = req.headers['x-timezone'];
       req.timezone = typeof tz === 'string' && isValidTimezone(tz) ? tz : 'UTC';
-      if (!isApi(req) || req.routeOptions.config?.unsigned) return;
+      if (!isApi(req) || isDocs(req) || req.routeOptions.config?.unsigned) return;
       const time = String(req.headers['x-time'] ?? '');
       const sign = String(req.headers['x-sign'] ?? '').toLowerCase();
       const token = typeof req.headers['x-token'] === 'string' ? req.headers['x-token'] : '';

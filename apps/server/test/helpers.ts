@@ -1,0 +1,155 @@
+// Builds a real server for a test file: a temporary SQLite file, or a fresh PostgreSQL schema when
+// TEST_DATABASE_URL is set; calls are signed exactly as the console signs them.
+import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { FastifyInstance } from 'fastify';
+import { computeSign, DEFAULT_SIGN_SECRET } from '@genset/protocol';
+import { buildApp } from '../src/app.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import { createUser, ensureCompanyRoles } from '../src/seed/base.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: Config;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+export const PG_URL = process.env.TEST_DATABASE_URL;
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'genset-test-'));
+  let schema: string | undefined;
+  if (PG_URL) {
+    schema = `t_${randomBytes(6).toString('hex')}`;
+    const client = new pg.Client({ connectionString: PG_URL });
+    await client.connect();
+    await client.query(`create schema ${schema}`);
+    await client.end();
+  }
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    DEMO: '1',
+    LOG_LEVEL: 'silent',
+    AUTH_IP_MAX_FAILURES: '1000',
+    WEB_DIST: join(dataDir, 'no-web'),
+    ...(PG_URL ? { DATABASE_URL: PG_URL } : {}),
+    ...env,
+  });
+  const app = await buildApp({ config, ...(schema ? { dbSchema: schema } : {}) });
+  await app.ready();
+  return {
+    app,
+    config,
+    dataDir,
+    async close() {
+      await app.close();
+      if (schema) {
+        const client = new pg.Client({ connectionString: PG_URL });
+        await client.connect();
+        await client.query(`drop schema ${schema} cascade`);
+        await client.end();
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface CallOptions {
+  token?: string;
+  lang?: string;
+  body?: unknown;
+  query?: Record<string, string>;
+  /** Seconds to shift X-Time by (to make a stale request). */
+  skew?: number;
+  sign?: string | null;
+  headers?: Record<string, string>;
+}
+
+export interface Envelope<T = any> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+export async function call<T = any>(app: FastifyInstance, method: 'GET' | 'POST', url: string, o: CallOptions = {}) {
+  const time = String(Math.floor(Date.now() / 1000) + (o.skew ?? 0));
+  const headers: Record<string, string> = {
+    'x-time': time,
+    'accept-language': o.lang ?? 'en-US',
+    'x-timezone': 'Europe/Berlin',
+    ...(o.token ? { 'x-token': o.token } : {}),
+    ...o.headers,
+  };
+  const sign = o.sign === undefined ? computeSign(o.token, time, DEFAULT_SIGN_SECRET) : o.sign;
+  if (sign !== null) headers['x-sign'] = sign;
+  const res = await app.inject({
+    method,
+    url: `/yewu${url}`,
+    headers,
+    ...(o.query ? { query: o.query } : {}),
+    ...(o.body !== undefined ? { payload: o.body as object } : {}),
+  });
+  return res.json() as Envelope<T>;
+}
+
+export async function login(app: FastifyInstance, username: string, password: string): Promise<string> {
+  const res = await call(app, 'POST', '/user/login', { body: { username, password } });
+  if (res.code !== 200) throw new Error(`login failed: ${res.code} ${res.msg}`);
+  return res.data.utoken as string;
+}
+
+let counter = 0;
+/** A fresh user of its own in a company, so tests do not step on each other. */
+export async function freshUser(t: TestApp, opts: { companyId?: number; role?: string; password?: string } = {}) {
+  const companyId = opts.companyId ?? 2;
+  const roles = await ensureCompanyRoles(t.app.database.db, companyId);
+  const account = `user${Date.now()}${counter++}@example.com`;
+  const password = opts.password ?? 'Start#2026';
+  const id = await createUser(t.app.database.db, {
+    companyId,
+    roleId: roles[opts.role ?? 'operator'] ?? null,
+    account,
+    password,
+    nickname: `Tester ${counter}`,
+  });
+  return { id, account, password };
+}
+
+export async function createCompany(t: TestApp, name: string): Promise<number> {
+  const r = await t.app.database.db
+    .insertInto('company')
+    .values({
+      name,
+      title: name,
+      logo: null,
+      baidu_key: '',
+      index_template: 'default',
+      created_at: Date.now(),
+      deleted_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return r.id;
+}
+
+export function outbox(t: TestApp): { to: string; purpose: string; code?: string; text: string }[] {
+  const file = join(t.config.outboxDir, 'messages.jsonl');
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+}
+
+export function lastCode(t: TestApp, to: string): string {
+  const m = outbox(t)
+    .filter((x) => x.to === to && x.code)
+    .at(-1);
+  if (!m?.code) throw new Error(`no code sent to ${to}`);
+  return m.code;
+}

@@ -1,0 +1,251 @@
+// Signing in and out: passwords, one-time codes, sessions and their errors, locks after failures.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createTestApp, freshUser, lastCode, login, outbox, type TestApp } from './helpers.ts';
+import { hashToken } from '../src/modules/auth/tokens.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => t.close());
+
+describe('/user/login', () => {
+  it('signs in with a demo account and returns token, index template and company', async () => {
+    const res = await call(t.app, 'POST', '/user/login', {
+      body: { username: 'manager@example.com', password: 'Demo#2026' },
+    });
+    expect(res.code).toBe(200);
+    expect(res.data.utoken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(res.data.indextemplate).toBe('default');
+    expect(res.data.companyid).toBeGreaterThan(1);
+  });
+
+  it('accepts a mobile number as account', async () => {
+    expect(await login(t.app, '13800000001', 'Demo#2026')).toHaveLength(43);
+  });
+
+  it.each([
+    [
+      'en-US',
+      { username: 'not-an-account', password: 'x' },
+      'username',
+      'Account: must be a valid e-mail address or mobile number',
+    ],
+    ['zh-CN', { username: 'not-an-account', password: 'x' }, 'username', '账号：必须是有效的邮箱地址或手机号'],
+    ['en-US', { username: 'manager@example.com', password: '' }, 'password', 'Password: cannot be empty'],
+    ['zh-CN', { username: 'manager@example.com', password: '' }, 'password', '密码：不能为空'],
+    ['en-US', { password: 'x' }, 'username', 'Account: cannot be empty'],
+    ['zh-CN', { username: '', password: 'x' }, 'username', '账号：不能为空'],
+  ])('in %s refuses %j naming %s', async (lang, body, field, message) => {
+    const res = await call(t.app, 'POST', '/user/login', { lang, body });
+    expect(res.code).toBe(400);
+    expect(res.data.fields[field]).toBe(message);
+    expect(res.msg).toBe(Object.values(res.data.fields)[0]);
+  });
+
+  it('gives the same answer for a wrong password and an unknown account', async () => {
+    const u = await freshUser(t);
+    const wrong = await call(t.app, 'POST', '/user/login', { body: { username: u.account, password: 'Wrong#2026' } });
+    const unknown = await call(t.app, 'POST', '/user/login', {
+      body: { username: 'ghost@example.com', password: 'Wrong#2026' },
+    });
+    expect(wrong).toEqual(unknown);
+    expect(wrong).toMatchObject({ code: 400, msg: 'Wrong account or password.' });
+  });
+
+  it('locks an account after six failures in a row, refuses the right password, logs lock and end', async () => {
+    const u = await freshUser(t);
+    for (let i = 1; i <= 5; i++) {
+      const res = await call(t.app, 'POST', '/user/login', { body: { username: u.account, password: `Wrong#${i}xx` } });
+      expect(res.code).toBe(400);
+    }
+    const sixth = await call(t.app, 'POST', '/user/login', { body: { username: u.account, password: 'Wrong#6xx' } });
+    expect(sixth.code).toBe(429);
+    expect(sixth.data.retryAfter).toBeGreaterThan(0);
+    expect(sixth.data.retryAfter).toBeLessThanOrEqual(15 * 60);
+    expect(sixth.msg).toMatch(/Try again in 15 min/);
+
+    const right = await call(t.app, 'POST', '/user/login', {
+      lang: 'zh-CN',
+      body: { username: u.account, password: u.password },
+    });
+    expect(right.code).toBe(429);
+    expect(right.msg).toContain('分钟后再试');
+
+    const db = t.app.database.db;
+    const locked = await db
+      .selectFrom('operation_log')
+      .selectAll()
+      .where('user_id', '=', u.id)
+      .where('matter', '=', 'log.locked')
+      .execute();
+    expect(locked).toHaveLength(1);
+    expect(JSON.parse(locked[0]!.feedback).until).toMatch(/^\d{4}-\d\d-\d\dT/);
+
+    // The lock runs out: the right password works again and the end of the lock is logged.
+    await db
+      .updateTable('auth_throttle')
+      .set({ locked_until: Date.now() - 1000 })
+      .where('throttle_key', '=', `acct:${u.account}`)
+      .execute();
+    expect(await login(t.app, u.account, u.password)).toHaveLength(43);
+    const ended = await db
+      .selectFrom('operation_log')
+      .select('matter')
+      .where('user_id', '=', u.id)
+      .where('matter', '=', 'log.lockEnded')
+      .execute();
+    expect(ended).toHaveLength(1);
+  });
+
+  it('a successful sign-in clears earlier failures', async () => {
+    const u = await freshUser(t);
+    for (let i = 0; i < 4; i++)
+      await call(t.app, 'POST', '/user/login', { body: { username: u.account, password: 'Wrong#2026' } });
+    await login(t.app, u.account, u.password);
+    for (let i = 0; i < 5; i++) {
+      expect(
+        (await call(t.app, 'POST', '/user/login', { body: { username: u.account, password: 'Wrong#2026' } })).code,
+      ).toBe(400);
+    }
+  });
+});
+
+describe('address limit', () => {
+  let strict: TestApp;
+  beforeAll(async () => {
+    strict = await createTestApp({ AUTH_IP_MAX_FAILURES: '3' });
+  });
+  afterAll(async () => strict.close());
+
+  it('locks an address that guesses across many accounts', async () => {
+    for (let i = 0; i < 3; i++) {
+      expect(
+        (await call(strict.app, 'POST', '/user/login', { body: { username: `g${i}@example.com`, password: 'x' } }))
+          .code,
+      ).toBe(400);
+    }
+    const res = await call(strict.app, 'POST', '/user/login', { body: { username: 'g9@example.com', password: 'x' } });
+    expect(res.code).toBe(429);
+    expect(res.msg).toMatch(/network address/);
+    expect(
+      (
+        await call(strict.app, 'POST', '/user/login', {
+          body: { username: 'viewer@example.com', password: 'Demo#2026' },
+        })
+      ).code,
+    ).toBe(429);
+  });
+});
+
+describe('one-time codes', () => {
+  it('signs in with a code from the outbox, once', async () => {
+    const u = await freshUser(t);
+    const sent = await call(t.app, 'POST', '/sendMessage', { body: { username: u.account, purpose: 'login' } });
+    expect(sent).toMatchObject({ code: 200, data: { retryAfter: 60 } });
+    const code = lastCode(t, u.account);
+    expect(code).toMatch(/^\d{6}$/);
+    const ok = await call(t.app, 'POST', '/user/codelogin', { body: { username: u.account, code } });
+    expect(ok.code).toBe(200);
+    expect(ok.data.utoken).toHaveLength(43);
+    const again = await call(t.app, 'POST', '/user/codelogin', { body: { username: u.account, code } });
+    expect(again).toMatchObject({ code: 400, msg: 'The verification code is wrong or has expired.' });
+  });
+
+  it('sends at most one code per minute per number, saying when to retry', async () => {
+    const u = await freshUser(t);
+    await call(t.app, 'POST', '/sendMessage', { body: { username: u.account } });
+    const res = await call(t.app, 'POST', '/sendMessage', { lang: 'zh-CN', body: { username: u.account } });
+    expect(res.code).toBe(429);
+    expect(res.data.retryAfter).toBeGreaterThan(50);
+    expect(res.msg).toContain('秒后再获取');
+  });
+
+  it('answers the same for an unknown account and sends nothing', async () => {
+    const before = outbox(t).length;
+    const res = await call(t.app, 'POST', '/sendMessage', { body: { username: '13900000099', purpose: 'login' } });
+    expect(res).toMatchObject({ code: 200, data: { retryAfter: 60 } });
+    expect(outbox(t).length).toBe(before);
+  });
+
+  it('refuses a wrong or expired code and bad input', async () => {
+    const u = await freshUser(t);
+    await call(t.app, 'POST', '/sendMessage', { body: { username: u.account } });
+    const code = lastCode(t, u.account);
+    const wrong = code === '000000' ? '111111' : '000000';
+    expect((await call(t.app, 'POST', '/user/codelogin', { body: { username: u.account, code: wrong } })).code).toBe(
+      400,
+    );
+    await t.app.database.db
+      .updateTable('sms_code')
+      .set({ expires_at: Date.now() - 1 })
+      .where('target', '=', u.account)
+      .execute();
+    expect((await call(t.app, 'POST', '/user/codelogin', { body: { username: u.account, code } })).code).toBe(400);
+    const bad = await call(t.app, 'POST', '/user/codelogin', {
+      lang: 'zh-CN',
+      body: { username: u.account, code: '12ab' },
+    });
+    expect(bad.data.fields.code).toBe('验证码：必须是 6 位数字验证码');
+    const badPurpose = await call(t.app, 'POST', '/sendMessage', { body: { username: u.account, purpose: 'spam' } });
+    expect(badPurpose.data.fields.purpose).toBe('Purpose: is not valid');
+  });
+});
+
+describe('sessions', () => {
+  it('answers 101 without a token, 50008 for a malformed one, 101 for an unknown one', async () => {
+    expect((await call(t.app, 'GET', '/user/info')).code).toBe(101);
+    expect((await call(t.app, 'GET', '/user/info', { token: 'not a token' })).code).toBe(50008);
+    expect((await call(t.app, 'GET', '/user/info', { token: 'A'.repeat(43) })).code).toBe(101);
+  });
+
+  it('answers 50014 once a session has expired, in the caller’s language', async () => {
+    const token = await login(t.app, 'viewer@example.com', 'Demo#2026');
+    await t.app.database.db
+      .updateTable('session')
+      .set({ expires_at: Date.now() - 1 })
+      .where('token_hash', '=', hashToken(token))
+      .execute();
+    expect(await call(t.app, 'GET', '/user/info', { token })).toMatchObject({
+      code: 50014,
+      msg: 'Your session has expired. Please sign in again.',
+    });
+    expect((await call(t.app, 'GET', '/user/info', { token, lang: 'zh-CN' })).msg).toBe('登录已过期，请重新登录。');
+  });
+
+  it('slides the expiry forward while the session is used', async () => {
+    const token = await login(t.app, 'viewer@example.com', 'Demo#2026');
+    const db = t.app.database.db;
+    const soon = Date.now() + 60_000;
+    await db
+      .updateTable('session')
+      .set({ expires_at: soon, last_seen_at: Date.now() - 120_000 })
+      .where('token_hash', '=', hashToken(token))
+      .execute();
+    expect((await call(t.app, 'GET', '/user/info', { token })).code).toBe(200);
+    const row = await db
+      .selectFrom('session')
+      .select('expires_at')
+      .where('token_hash', '=', hashToken(token))
+      .executeTakeFirstOrThrow();
+    expect(row.expires_at).toBeGreaterThan(Date.now() + 6 * 24 * 3_600_000);
+  });
+
+  it('logout revokes the session', async () => {
+    const token = await login(t.app, 'viewer@example.com', 'Demo#2026');
+    expect((await call(t.app, 'POST', '/logout', { token })).code).toBe(200);
+    expect((await call(t.app, 'GET', '/user/info', { token })).code).toBe(101);
+    expect((await call(t.app, 'POST', '/logout', { token })).code).toBe(101);
+  });
+
+  it('with single-session on, an earlier session gets 50012 after a new sign-in', async () => {
+    const single = await createTestApp({ SINGLE_SESSION: '1' });
+    try {
+      const first = await login(single.app, 'viewer@example.com', 'Demo#2026');
+      await login(single.app, 'viewer@example.com', 'Demo#2026');
+      expect((await call(single.app, 'GET', '/user/info', { token: first })).code).toBe(50012);
+    } finally {
+      await single.close();
+    }
+  });
+});
