@@ -12,6 +12,7 @@ import type { Config } from './config.ts';
 import { openDatabase, type OpenedDatabase } from './db/database.ts';
 import apiConventions from './plugins/api.ts';
 import authPlugin from './plugins/auth.ts';
+import devicesPlugin from './plugins/devices.ts';
 import { createAuthService } from './modules/auth/service.ts';
 import { createAccountService } from './modules/account/service.ts';
 import { createCompanyService } from './modules/company/service.ts';
@@ -98,6 +99,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     },
     { prefix: API_BASE },
   );
+  await app.register(devicesPlugin, { config, auth, accounts });
 
   mkdirSync(config.uploadsDir, { recursive: true });
   await app.register(fastifyStatic, {

@@ -31,6 +31,12 @@ const envSchema = z.object({
   PUBLIC_WS_URL: z.string().default(''),
   BAIDU_MAP_KEY: z.string().default(''),
   TRUST_PROXY: flag.default(false),
+  MQTT_PORT: z.coerce.number().int().min(0).max(65535).default(1883),
+  MQTT_HOST: z.string().default('0.0.0.0'),
+  ONLINE_RATE_MS: z.coerce.number().int().min(200).default(2000),
+  OFFLINE_RATE_MS: z.coerce.number().int().min(1000).default(60000),
+  COMMAND_TIMEOUT_MS: z.coerce.number().int().min(500).default(15000),
+  DEMO_FLEET: flag.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -58,6 +64,12 @@ export interface Config {
   baiduMapKey: string;
   trustProxy: boolean;
   logLevel: string;
+  mqttPort: number;
+  mqttHost: string;
+  onlineRateMs: number;
+  offlineRateMs: number;
+  commandTimeoutMs: number;
+  demoFleet: boolean;
 }
 
 function absolute(path: string, base: string): string {
@@ -96,5 +108,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     baiduMapKey: e.BAIDU_MAP_KEY,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    mqttPort: e.MQTT_PORT,
+    mqttHost: e.MQTT_HOST,
+    onlineRateMs: e.ONLINE_RATE_MS,
+    offlineRateMs: e.OFFLINE_RATE_MS,
+    commandTimeoutMs: e.COMMAND_TIMEOUT_MS,
+    demoFleet: e.DEMO_FLEET ?? e.DEMO,
   };
 }

@@ -115,6 +115,120 @@ export interface OperationLogTable {
   created_at: number;
 }
 
+export interface ProtocolTable {
+  id: Generated<number>;
+  protocol_key: string;
+  version: number;
+  name: string;
+  document: string;
+  status: string;
+  created_at: number;
+  published_at: number | null;
+}
+
+export interface ModemTable {
+  id: Generated<number>;
+  modem_key: string;
+  secret_hash: string;
+  company_id: number;
+  model: string;
+  firmware: string;
+  imei: string;
+  iccid: string;
+  online: number;
+  last_seen_at: number | null;
+  last_seq: number;
+  telemetry: string;
+  created_at: number;
+}
+
+export interface GensetTable {
+  id: Generated<number>;
+  token: string;
+  company_id: number;
+  owner_user_id: number | null;
+  name: string;
+  modem_id: number | null;
+  port: string;
+  address: number;
+  protocol_key: string;
+  time_zone: string;
+  subscription_code: string;
+  control_code: string;
+  details: string;
+  created_at: number;
+  deleted_at: number | null;
+}
+
+export interface SubscriptionTable {
+  id: Generated<number>;
+  genset_id: number;
+  user_id: number;
+  rights: string;
+  created_at: number;
+}
+
+export interface SetLatestTable {
+  genset_id: number;
+  status: number;
+  alarm_count: number;
+  values: string;
+  device_ts: number;
+  updated_at: number;
+}
+
+export interface SampleTable {
+  id: Generated<number>;
+  modem_id: number;
+  seq: number;
+  genset_id: number;
+  ts: number;
+  status: number;
+  values: string;
+}
+
+export interface StatusChangeTable {
+  id: Generated<number>;
+  genset_id: number;
+  status: number;
+  previous: number | null;
+  ts: number;
+  reason: string;
+}
+
+export interface AlarmTable {
+  id: Generated<number>;
+  genset_id: number;
+  code: string;
+  level: string;
+  title: string;
+  start_ts: number;
+  end_ts: number | null;
+  acknowledged: number;
+}
+
+export interface RollupTable {
+  genset_id: number;
+  bucket: number;
+  stats: string;
+  samples: number;
+}
+
+export interface CommandTable {
+  id: Generated<number>;
+  request_id: string;
+  genset_id: number | null;
+  modem_id: number;
+  user_id: number | null;
+  kind: string;
+  name: string;
+  request: string;
+  status: string;
+  reply: string | null;
+  created_at: number;
+  finished_at: number | null;
+}
+
 export interface Database {
   company: CompanyTable;
   company_host: CompanyHostTable;
@@ -126,4 +240,15 @@ export interface Database {
   auth_throttle: AuthThrottleTable;
   menu: MenuTable;
   operation_log: OperationLogTable;
+  protocol: ProtocolTable;
+  modem: ModemTable;
+  genset: GensetTable;
+  subscription: SubscriptionTable;
+  set_latest: SetLatestTable;
+  sample: SampleTable;
+  status_change: StatusChangeTable;
+  alarm: AlarmTable;
+  rollup_hour: RollupTable;
+  rollup_day: RollupTable;
+  command: CommandTable;
 }

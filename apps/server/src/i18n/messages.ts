@@ -78,6 +78,20 @@ const en: Catalog = {
   'roles.operator': 'Operator',
   'roles.viewer': 'Viewer',
   'roles.personal': 'Personal user',
+  'errors.deviceTimeout':
+    'The cloud module did not answer within {seconds} s. The command may not have been carried out; check the set before trying again.',
+  'errors.moduleOffline': 'The cloud module of this set is offline, so the command was not sent.',
+  'errors.commandUnknown': 'This set has no command “{action}”.',
+  'errors.commandRefused': 'Refused: {reason}',
+  'errors.commandFailed': 'The controller refused the command: {reason}',
+  'errors.passwordRequired': 'This operation needs your account password.',
+  'errors.noModule': 'This set has no cloud module.',
+  'success.operation': 'Operation successful.',
+  'fields.token': 'Set',
+  'fields.action': 'Command',
+  'fields.utoken': 'Session',
+  'log.command': 'Command “{command}”',
+  'log.restart': 'Restart of the cloud module',
 };
 
 const zhCN: Catalog = {
@@ -151,6 +165,19 @@ const zhCN: Catalog = {
   'roles.operator': '操作员',
   'roles.viewer': '查看者',
   'roles.personal': '个人用户',
+  'errors.deviceTimeout': '云模块在 {seconds} 秒内没有应答。命令可能未被执行，请先检查机组状态再重试。',
+  'errors.moduleOffline': '该机组的云模块离线，命令未发送。',
+  'errors.commandUnknown': '该机组没有“{action}”命令。',
+  'errors.commandRefused': '已拒绝：{reason}',
+  'errors.commandFailed': '控制器拒绝了该命令：{reason}',
+  'errors.passwordRequired': '此操作需要输入您的账号密码。',
+  'errors.noModule': '该机组未绑定云模块。',
+  'success.operation': '操作成功。',
+  'fields.token': '机组',
+  'fields.action': '命令',
+  'fields.utoken': '会话',
+  'log.command': '命令“{command}”',
+  'log.restart': '重启云模块',
 };
 
 const zhTW: Catalog = {
@@ -224,6 +251,19 @@ const zhTW: Catalog = {
   'roles.operator': '操作員',
   'roles.viewer': '檢視者',
   'roles.personal': '個人使用者',
+  'errors.deviceTimeout': '雲端模組在 {seconds} 秒內沒有回應。命令可能未被執行，請先檢查機組狀態再重試。',
+  'errors.moduleOffline': '此機組的雲端模組離線，命令未送出。',
+  'errors.commandUnknown': '此機組沒有「{action}」命令。',
+  'errors.commandRefused': '已拒絕：{reason}',
+  'errors.commandFailed': '控制器拒絕了此命令：{reason}',
+  'errors.passwordRequired': '此操作需要輸入您的帳號密碼。',
+  'errors.noModule': '此機組未綁定雲端模組。',
+  'success.operation': '操作成功。',
+  'fields.token': '機組',
+  'fields.action': '命令',
+  'fields.utoken': '工作階段',
+  'log.command': '命令「{command}」',
+  'log.restart': '重新啟動雲端模組',
 };
 
 const ru: Catalog = {
@@ -300,6 +340,20 @@ const ru: Catalog = {
   'roles.operator': 'Оператор',
   'roles.viewer': 'Наблюдатель',
   'roles.personal': 'Частный пользователь',
+  'errors.deviceTimeout':
+    'Облачный модуль не ответил за {seconds} с. Команда могла не выполниться; проверьте установку, прежде чем повторять.',
+  'errors.moduleOffline': 'Облачный модуль этой установки не в сети, команда не отправлена.',
+  'errors.commandUnknown': 'У этой установки нет команды «{action}».',
+  'errors.commandRefused': 'Отклонено: {reason}',
+  'errors.commandFailed': 'Контроллер отклонил команду: {reason}',
+  'errors.passwordRequired': 'Для этой операции нужен пароль вашей учётной записи.',
+  'errors.noModule': 'У этой установки нет облачного модуля.',
+  'success.operation': 'Операция выполнена.',
+  'fields.token': 'Установка',
+  'fields.action': 'Команда',
+  'fields.utoken': 'Сеанс',
+  'log.command': 'Команда «{command}»',
+  'log.restart': 'Перезапуск облачного модуля',
 };
 
 const es: Catalog = {
@@ -377,6 +431,20 @@ const es: Catalog = {
   'roles.operator': 'Operador',
   'roles.viewer': 'Observador',
   'roles.personal': 'Usuario particular',
+  'errors.deviceTimeout':
+    'El módulo en la nube no ha respondido en {seconds} s. Es posible que la orden no se haya ejecutado; compruebe el grupo antes de volver a intentarlo.',
+  'errors.moduleOffline': 'El módulo en la nube de este grupo está desconectado; la orden no se ha enviado.',
+  'errors.commandUnknown': 'Este grupo no tiene la orden «{action}».',
+  'errors.commandRefused': 'Rechazada: {reason}',
+  'errors.commandFailed': 'El controlador ha rechazado la orden: {reason}',
+  'errors.passwordRequired': 'Esta operación requiere la contraseña de su cuenta.',
+  'errors.noModule': 'Este grupo no tiene módulo en la nube.',
+  'success.operation': 'Operación realizada correctamente.',
+  'fields.token': 'Grupo',
+  'fields.action': 'Orden',
+  'fields.utoken': 'Sesión',
+  'log.command': 'Orden «{command}»',
+  'log.restart': 'Reinicio del módulo en la nube',
 };
 
 const tr: Catalog = {
@@ -455,6 +523,20 @@ const tr: Catalog = {
   'roles.operator': 'Operatör',
   'roles.viewer': 'İzleyici',
   'roles.personal': 'Bireysel kullanıcı',
+  'errors.deviceTimeout':
+    'Bulut modülü {seconds} saniye içinde yanıt vermedi. Komut uygulanmamış olabilir; yeniden denemeden önce jeneratör setini kontrol edin.',
+  'errors.moduleOffline': 'Bu setin bulut modülü çevrim dışı, komut gönderilmedi.',
+  'errors.commandUnknown': 'Bu sette “{action}” komutu yok.',
+  'errors.commandRefused': 'Reddedildi: {reason}',
+  'errors.commandFailed': 'Kontrol ünitesi komutu reddetti: {reason}',
+  'errors.passwordRequired': 'Bu işlem için hesap parolanız gerekir.',
+  'errors.noModule': 'Bu setin bulut modülü yok.',
+  'success.operation': 'İşlem başarılı.',
+  'fields.token': 'Set',
+  'fields.action': 'Komut',
+  'fields.utoken': 'Oturum',
+  'log.command': '“{command}” komutu',
+  'log.restart': 'Bulut modülünün yeniden başlatılması',
 };
 
 export const catalogs: Record<Language, Catalog> = {

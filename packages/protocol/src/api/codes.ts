@@ -12,6 +12,10 @@ export const ResultCode = {
   conflict: 409,
   tooMany: 429,
   error: 500,
+  /** The controller or its module answered with an error. */
+  deviceFailed: 502,
+  /** The module did not answer in time (or is offline): the command may not have been carried out. */
+  deviceTimeout: 504,
 } as const;
 export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode];
 

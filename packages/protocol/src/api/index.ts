@@ -3,3 +3,4 @@ export * from './sign.ts';
 export * from './rules.ts';
 export * from './auth.ts';
 export * from './permissions.ts';
+export * from './devices.ts';

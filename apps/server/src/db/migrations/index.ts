@@ -2,9 +2,11 @@
 import type { Migration } from 'kysely';
 import type { DbKind } from '../database.ts';
 import { accounts } from './001-accounts.ts';
+import { devices } from './002-devices.ts';
 
 export function migrations(kind: DbKind): Record<string, Migration> {
   return {
     '001-accounts': accounts(kind),
+    '002-devices': devices(kind),
   };
 }

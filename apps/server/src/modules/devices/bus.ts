@@ -1,0 +1,57 @@
+// The realtime bus: what ingestion and commands announce, and what WebSocket connections listen to.
+// In-process by default; the same interface can be carried by Redis pub/sub across instances.
+import { EventEmitter } from 'node:events';
+
+export interface MonitorMessage {
+  gensetId: number;
+  token: string;
+  status: number;
+  alarmnum: number;
+  ts: number;
+  values: Record<string, number | null>;
+}
+
+export interface AlarmListEntry {
+  id: number;
+  code: string;
+  level: string;
+  title: string;
+  start: number;
+  end: number | null;
+}
+
+export interface AlarmMessage {
+  gensetId: number;
+  token: string;
+  alarmnum: number;
+  /** Open alarms with titles in every language, so each socket can pick its own. */
+  list: (Omit<AlarmListEntry, 'title'> & { title: Record<string, string> })[];
+}
+
+export interface BusEvents {
+  monitor: MonitorMessage;
+  alarm: AlarmMessage;
+}
+
+export interface RealtimeBus {
+  publish<K extends keyof BusEvents>(channel: K, message: BusEvents[K]): void;
+  subscribe<K extends keyof BusEvents>(channel: K, handler: (message: BusEvents[K]) => void): () => void;
+  close(): Promise<void>;
+}
+
+export function createLocalBus(): RealtimeBus {
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(0);
+  return {
+    publish(channel, message) {
+      emitter.emit(channel, message);
+    },
+    subscribe(channel, handler) {
+      emitter.on(channel, handler as (m: unknown) => void);
+      return () => emitter.off(channel, handler as (m: unknown) => void);
+    },
+    async close() {
+      emitter.removeAllListeners();
+    },
+  };
+}

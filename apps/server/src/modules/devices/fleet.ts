@@ -1,0 +1,148 @@
+// Gensets and modules as the device pipeline needs them: who may see or control a set, and creating
+// modules and sets (the set management screens build on these).
+import { randomBytes, randomInt } from 'node:crypto';
+import { ALL_PERMISSIONS, Permission } from '@genset/protocol';
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { GensetTable } from '../../db/schema.ts';
+import type { UserRow } from '../auth/repository.ts';
+import type { Grant } from '../account/service.ts';
+import { hashModemSecret } from './embedded-broker.ts';
+
+export type Rights = 'view' | 'control' | 'manage';
+const RANK: Record<Rights, number> = { view: 1, control: 2, manage: 3 };
+export type GensetRow = Selectable<GensetTable>;
+
+export function atLeast(rights: Rights | null, needed: Rights): boolean {
+  return rights !== null && RANK[rights] >= RANK[needed];
+}
+
+function best(...list: (Rights | null)[]): Rights | null {
+  let out: Rights | null = null;
+  for (const r of list) if (r && (!out || RANK[r] > RANK[out])) out = r;
+  return out;
+}
+
+function newCode(length: number): string {
+  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+  let s = '';
+  for (let i = 0; i < length; i++) s += alphabet[randomInt(0, alphabet.length)];
+  return s;
+}
+
+export function createFleet(db: Db) {
+  return {
+    /** The user's rights on a set, or null when the set is not theirs to see. */
+    async rightsOn(user: UserRow, grant: Grant, set: GensetRow): Promise<Rights | null> {
+      if (grant.permissions.includes(ALL_PERMISSIONS)) return 'manage';
+      const own: Rights | null = set.owner_user_id === user.id ? 'manage' : null;
+      const sub = await db
+        .selectFrom('subscription')
+        .select('rights')
+        .where('genset_id', '=', set.id)
+        .where('user_id', '=', user.id)
+        .executeTakeFirst();
+      let company: Rights | null = null;
+      const scopeCovers =
+        grant.dataScope === 'all' ||
+        grant.dataScope === 'company' ||
+        (grant.dataScope === 'department' &&
+          user.department_id !== null &&
+          (await ownerDepartment(set)) === user.department_id);
+      if (set.company_id === user.company_id && scopeCovers && grant.permissions.includes(Permission.gensetView)) {
+        company = grant.permissions.includes(Permission.gensetManage)
+          ? 'manage'
+          : grant.permissions.includes(Permission.gensetControl)
+            ? 'control'
+            : 'view';
+      }
+      return best(own, (sub?.rights as Rights | undefined) ?? null, company);
+    },
+
+    byToken(token: string) {
+      return db
+        .selectFrom('genset')
+        .selectAll()
+        .where('token', '=', token)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+    },
+
+    async createModem(input: { companyId: number; modemKey: string; secret?: string }) {
+      const secret = input.secret ?? randomBytes(18).toString('base64url');
+      const row = await db
+        .insertInto('modem')
+        .values({
+          modem_key: input.modemKey,
+          secret_hash: hashModemSecret(secret, randomBytes(8).toString('hex')),
+          company_id: input.companyId,
+          model: '',
+          firmware: '',
+          imei: '',
+          iccid: '',
+          online: 0,
+          last_seen_at: null,
+          last_seq: 0,
+          telemetry: '{}',
+          created_at: Date.now(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { id: row.id, secret };
+    },
+
+    async createGenset(input: {
+      companyId: number;
+      ownerUserId: number | null;
+      name: string;
+      modemId: number | null;
+      port?: string;
+      address?: number;
+      protocolKey: string;
+      timeZone?: string;
+      details?: Record<string, unknown>;
+    }) {
+      const token = randomBytes(12).toString('base64url');
+      const row = await db
+        .insertInto('genset')
+        .values({
+          token,
+          company_id: input.companyId,
+          owner_user_id: input.ownerUserId,
+          name: input.name,
+          modem_id: input.modemId,
+          port: input.port ?? '1',
+          address: input.address ?? 1,
+          protocol_key: input.protocolKey,
+          time_zone: input.timeZone ?? 'UTC',
+          subscription_code: newCode(10),
+          control_code: newCode(12),
+          details: JSON.stringify(input.details ?? {}),
+          created_at: Date.now(),
+          deleted_at: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { id: row.id, token };
+    },
+
+    async subscribe(gensetId: number, userId: number, rights: Rights) {
+      await db
+        .insertInto('subscription')
+        .values({ genset_id: gensetId, user_id: userId, rights, created_at: Date.now() })
+        .onConflict((oc) => oc.columns(['user_id', 'genset_id']).doUpdateSet({ rights }))
+        .execute();
+    },
+  };
+
+  async function ownerDepartment(set: GensetRow): Promise<number | null> {
+    if (!set.owner_user_id) return null;
+    const owner = await db
+      .selectFrom('users')
+      .select('department_id')
+      .where('id', '=', set.owner_user_id)
+      .executeTakeFirst();
+    return owner?.department_id ?? null;
+  }
+}
+export type Fleet = ReturnType<typeof createFleet>;

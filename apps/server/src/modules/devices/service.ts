@@ -1,0 +1,276 @@
+// The monitoring and command calls: set info, latest values, commands to the controller through its
+// module, module restart. Every command goes to the operation log with its outcome.
+import { checkCommandPreconditions, findCommand, planCommandWrites, ResultCode, type Language } from '@genset/protocol';
+import type { Db } from '../../db/database.ts';
+import { AppError, fieldError, forbidden, notFound } from '../../lib/errors.ts';
+import { translate } from '../../i18n/messages.ts';
+import type { AccountService } from '../account/service.ts';
+import type { SessionContext } from '../auth/service.ts';
+import { verifyPassword } from '../auth/passwords.ts';
+import type { CommandDispatcher, CommandOutcome } from './commands.ts';
+import { atLeast, type Fleet, type GensetRow, type Rights } from './fleet.ts';
+import type { ProtocolStore } from './protocols.ts';
+import type { DeviceTransport } from './transport.ts';
+import type { AlarmMessage, MonitorMessage } from './bus.ts';
+
+export interface DeviceServiceOptions {
+  db: Db;
+  fleet: Fleet;
+  accounts: AccountService;
+  protocols: ProtocolStore;
+  commands: CommandDispatcher;
+  transport: DeviceTransport;
+  commandTimeoutMs: number;
+}
+
+export function createDeviceService(opts: DeviceServiceOptions) {
+  const { db, fleet, protocols } = opts;
+
+  /** The set named by token if the user may see it (404 otherwise) and holds `needed` rights (403 otherwise). */
+  async function resolve(
+    ctx: SessionContext,
+    token: string,
+    needed: Rights,
+  ): Promise<{ set: GensetRow; rights: Rights }> {
+    const set = await fleet.byToken(token);
+    if (!set) throw notFound();
+    const grant = await opts.accounts.grant(ctx.user);
+    const rights = await fleet.rightsOn(ctx.user, grant, set);
+    if (!rights) throw notFound();
+    if (!atLeast(rights, needed)) throw forbidden();
+    return { set, rights };
+  }
+
+  async function latest(gensetId: number) {
+    return db.selectFrom('set_latest').selectAll().where('genset_id', '=', gensetId).executeTakeFirst();
+  }
+
+  async function modemOf(set: GensetRow) {
+    if (!set.modem_id) return undefined;
+    return db.selectFrom('modem').selectAll().where('id', '=', set.modem_id).executeTakeFirst();
+  }
+
+  async function log(
+    ctx: SessionContext,
+    set: GensetRow,
+    matter: string,
+    feedback: Record<string, unknown>,
+    ip: string,
+  ) {
+    await db
+      .insertInto('operation_log')
+      .values({
+        company_id: set.company_id,
+        user_id: ctx.user.id,
+        account: ctx.user.account,
+        nickname: ctx.user.nickname,
+        matter,
+        feedback: JSON.stringify(feedback),
+        ip,
+        target: set.token,
+        created_at: Date.now(),
+      })
+      .execute();
+  }
+
+  function outcomeError(outcome: CommandOutcome, lang: Language): AppError | null {
+    if (outcome.status === 'ok') return null;
+    if (outcome.status === 'timeout') {
+      return new AppError(
+        ResultCode.deviceTimeout,
+        'errors.deviceTimeout',
+        { seconds: Math.round(opts.commandTimeoutMs / 1000) },
+        { state: 'error', requestId: outcome.requestId },
+      );
+    }
+    return new AppError(
+      ResultCode.deviceFailed,
+      'errors.commandFailed',
+      { reason: outcome.reply?.error ?? translate(lang, 'errors.invalidBody') },
+      {
+        state: 'error',
+        requestId: outcome.requestId,
+      },
+    );
+  }
+
+  async function requireModule(set: GensetRow) {
+    const modem = await modemOf(set);
+    if (!modem) throw new AppError(ResultCode.conflict, 'errors.noModule');
+    return modem;
+  }
+
+  return {
+    resolve,
+
+    async snapshot(gensetId: number): Promise<{ monitor: MonitorMessage; alarm: AlarmMessage } | null> {
+      const set = await db.selectFrom('genset').select(['id', 'token']).where('id', '=', gensetId).executeTakeFirst();
+      if (!set) return null;
+      const row = await latest(gensetId);
+      const open = await db
+        .selectFrom('alarm')
+        .selectAll()
+        .where('genset_id', '=', gensetId)
+        .where('end_ts', 'is', null)
+        .orderBy('start_ts')
+        .execute();
+      return {
+        monitor: {
+          gensetId,
+          token: set.token,
+          status: row?.status ?? 0,
+          alarmnum: open.length,
+          ts: row?.device_ts ?? 0,
+          values: row ? (JSON.parse(row.values) as Record<string, number | null>) : {},
+        },
+        alarm: {
+          gensetId,
+          token: set.token,
+          alarmnum: open.length,
+          list: open.map((a) => ({
+            id: a.id,
+            code: a.code,
+            level: a.level,
+            title: JSON.parse(a.title) as Record<string, string>,
+            start: a.start_ts,
+            end: null,
+          })),
+        },
+      };
+    },
+
+    async info(ctx: SessionContext, token: string) {
+      const { set, rights } = await resolve(ctx, token, 'view');
+      const row = await latest(set.id);
+      const modem = await modemOf(set);
+      const protocol = await protocols.get(set.protocol_key);
+      return {
+        status: row?.status ?? 0,
+        alarmnum: row?.alarm_count ?? 0,
+        gsname: set.name,
+        modulename: modem?.modem_key ?? '',
+        template: protocol?.doc.layout ?? '',
+        es: 0,
+        reportid: null,
+        online: modem?.online === 1,
+        rights,
+        ts: row?.device_ts ?? null,
+      };
+    },
+
+    async monitorList(ctx: SessionContext, token: string, lang: Language) {
+      const { set } = await resolve(ctx, token, 'view');
+      const row = await latest(set.id);
+      const protocol = await protocols.get(set.protocol_key);
+      const values = row ? (JSON.parse(row.values) as Record<string, number | null>) : {};
+      const items = (protocol?.doc.items ?? []).map((item) => {
+        const value = values[item.key] ?? null;
+        const option = item.enum?.find((o) => o.value === value);
+        return {
+          key: item.key,
+          name: item.name[lang],
+          group: item.group,
+          unit: item.unit ?? '',
+          decimals: item.decimals ?? 0,
+          value,
+          label: option ? option.label[lang] : null,
+          realtime: item.realtime ?? false,
+        };
+      });
+      return { status: row?.status ?? 0, alarmnum: row?.alarm_count ?? 0, ts: row?.device_ts ?? null, items };
+    },
+
+    async commandList(ctx: SessionContext, token: string, lang: Language) {
+      const { set } = await resolve(ctx, token, 'view');
+      const protocol = await protocols.get(set.protocol_key);
+      return (protocol?.doc.commands ?? []).map((c) => ({ key: c.key, title: c.title[lang], risky: c.risky }));
+    },
+
+    async sendAction(
+      ctx: SessionContext,
+      input: { token: string; action: string; password?: string },
+      lang: Language,
+      ip: string,
+    ) {
+      const { set } = await resolve(ctx, input.token, 'control');
+      const protocol = await protocols.get(set.protocol_key);
+      const command = protocol ? findCommand(protocol.doc, input.action) : undefined;
+      if (!protocol || !command)
+        throw new AppError(ResultCode.invalid, 'errors.commandUnknown', { action: input.action });
+      if (command.risky) {
+        if (!input.password) throw fieldError('password', 'errors.passwordRequired');
+        if (!(await verifyPassword(ctx.user.password_hash, input.password)))
+          throw new AppError(ResultCode.invalid, 'errors.wrongPassword');
+      }
+      const row = await latest(set.id);
+      const refusal = checkCommandPreconditions(
+        command,
+        row ? (JSON.parse(row.values) as Record<string, number | null>) : {},
+      );
+      const title = command.title[lang];
+      if (refusal) {
+        await log(
+          ctx,
+          set,
+          'log.command',
+          { command: command.key, title: command.title['en-US'], outcome: 'refused' },
+          ip,
+        );
+        throw new AppError(ResultCode.conflict, 'errors.commandRefused', { reason: refusal[lang] });
+      }
+      const modem = await requireModule(set);
+      if (!opts.transport.connected(modem.modem_key) && opts.transport.port !== undefined) {
+        await log(
+          ctx,
+          set,
+          'log.command',
+          { command: command.key, title: command.title['en-US'], outcome: 'offline' },
+          ip,
+        );
+        throw new AppError(ResultCode.deviceTimeout, 'errors.moduleOffline', {}, { state: 'error', requestId: null });
+      }
+      const outcome = await opts.commands.send({
+        modemKey: modem.modem_key,
+        modemId: modem.id,
+        gensetId: set.id,
+        userId: ctx.user.id,
+        name: command.key,
+        request: { kind: 'write', port: set.port, address: set.address, writes: planCommandWrites(command) },
+        timeoutMs: opts.commandTimeoutMs,
+      });
+      await log(
+        ctx,
+        set,
+        'log.command',
+        { command: command.key, title: command.title['en-US'], outcome: outcome.status, error: outcome.reply?.error },
+        ip,
+      );
+      const error = outcomeError(outcome, lang);
+      if (error) throw error;
+      return { state: 'ok' as const, requestId: outcome.requestId, info: title };
+    },
+
+    async restartModem(ctx: SessionContext, token: string, ip: string, lang: Language) {
+      const { set } = await resolve(ctx, token, 'control');
+      const modem = await requireModule(set);
+      if (!opts.transport.connected(modem.modem_key) && opts.transport.port !== undefined) {
+        await log(ctx, set, 'log.restart', { outcome: 'offline' }, ip);
+        throw new AppError(ResultCode.deviceTimeout, 'errors.moduleOffline', {}, { state: 'error', requestId: null });
+      }
+      const outcome = await opts.commands.send({
+        modemKey: modem.modem_key,
+        modemId: modem.id,
+        gensetId: set.id,
+        userId: ctx.user.id,
+        name: 'restart',
+        request: { kind: 'restart' },
+        timeoutMs: opts.commandTimeoutMs,
+      });
+      await log(ctx, set, 'log.restart', { outcome: outcome.status }, ip);
+      const error = outcomeError(outcome, lang);
+      if (error) throw error;
+      return { state: 'ok' as const, requestId: outcome.requestId, info: translate(lang, 'success.operation') };
+    },
+  };
+}
+export type DeviceService = ReturnType<typeof createDeviceService>;

@@ -1,0 +1,15 @@
+// How the server exchanges MQTT messages with cloud modules, whatever the broker: the embedded Aedes
+// broker by default, an external one later. Ingestion and commands only see this interface.
+import type { ModemChannel, ModemDownChannel } from '@genset/protocol';
+
+export type ModemMessageHandler = (modemKey: string, channel: ModemChannel, payload: Buffer) => void;
+
+export interface DeviceTransport {
+  /** Port the embedded broker listens on (undefined with an external broker). */
+  readonly port: number | undefined;
+  onMessage(handler: ModemMessageHandler): void;
+  publish(modemKey: string, channel: ModemDownChannel, payload: string, options?: { retain?: boolean }): Promise<void>;
+  /** Modems connected right now (embedded broker only). */
+  connected(modemKey: string): boolean;
+  close(): Promise<void>;
+}

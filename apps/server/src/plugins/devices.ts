@@ -1,0 +1,96 @@
+// The device side of the server as one plugin: the MQTT broker (embedded), ingestion, poll plans,
+// commands, the realtime WebSocket and the monitoring calls. Closes its broker and timers on shutdown.
+import fp from 'fastify-plugin';
+import websocket from '@fastify/websocket';
+import type { FastifyInstance } from 'fastify';
+import { API_BASE } from '@genset/protocol';
+import type { Config } from '../config.ts';
+import type { AuthService } from '../modules/auth/service.ts';
+import type { AccountService } from '../modules/account/service.ts';
+import { startEmbeddedBroker } from '../modules/devices/embedded-broker.ts';
+import { createProtocolStore, seedProtocols, type ProtocolStore } from '../modules/devices/protocols.ts';
+import { createLocalBus, type RealtimeBus } from '../modules/devices/bus.ts';
+import { createIngest, type Ingest } from '../modules/devices/ingest.ts';
+import { createPlanner, type Planner } from '../modules/devices/plans.ts';
+import { createCommandDispatcher } from '../modules/devices/commands.ts';
+import { createFleet, type Fleet } from '../modules/devices/fleet.ts';
+import { createDeviceService, type DeviceService } from '../modules/devices/service.ts';
+import { realtimeRoutes } from '../modules/devices/realtime.ts';
+import { deviceRoutes } from '../modules/devices/routes.ts';
+import type { DeviceTransport } from '../modules/devices/transport.ts';
+
+export interface DevicesHandle {
+  transport: DeviceTransport;
+  protocols: ProtocolStore;
+  bus: RealtimeBus;
+  ingest: Ingest;
+  planner: Planner;
+  fleet: Fleet;
+  service: DeviceService;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    devices: DevicesHandle;
+  }
+}
+
+export default fp(
+  async function devices(app: FastifyInstance, opts: { config: Config; auth: AuthService; accounts: AccountService }) {
+    const { config } = opts;
+    const db = app.database.db;
+    await seedProtocols(db);
+    const protocols = createProtocolStore(db);
+    const transport = await startEmbeddedBroker({ db, port: config.mqttPort, host: config.mqttHost, log: app.log });
+    const bus = createLocalBus();
+    const fleet = createFleet(db);
+    const planner = createPlanner({
+      db,
+      transport,
+      protocols,
+      log: app.log,
+      onlineRateMs: config.onlineRateMs,
+      offlineRateMs: config.offlineRateMs,
+    });
+    const commands = createCommandDispatcher({ db, transport, log: app.log });
+    const ingest = createIngest({
+      db,
+      transport,
+      protocols,
+      bus,
+      log: app.log,
+      expectedPeriodMs: planner.expectedPeriodMs,
+      onHello: (modemKey) =>
+        void planner.publishPlan(modemKey).catch((err: unknown) => app.log.warn({ err }, 'plan not sent')),
+      onReply: (modemKey, payload) => commands.receive(modemKey, payload),
+    });
+    const service = createDeviceService({
+      db,
+      fleet,
+      accounts: opts.accounts,
+      protocols,
+      commands,
+      transport,
+      commandTimeoutMs: config.commandTimeoutMs,
+    });
+    app.decorate('devices', { transport, protocols, bus, ingest, planner, fleet, service });
+
+    await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+    await app.register(realtimeRoutes, {
+      auth: opts.auth,
+      accounts: opts.accounts,
+      fleet,
+      planner,
+      bus,
+      snapshot: service.snapshot,
+    });
+    await app.register(deviceRoutes, { prefix: API_BASE, devices: service, auth: opts.auth });
+
+    app.addHook('onClose', async () => {
+      await ingest.close();
+      await transport.close();
+      await bus.close();
+    });
+  },
+  { name: 'devices', dependencies: ['auth'] },
+);
