@@ -39,7 +39,7 @@ export function devices(kind: DbKind) {
         .addColumn('owner_user_id', 'integer', (c) => c.references('users.id').onDelete('set null'))
         .addColumn('name', 'varchar(120)', (c) => c.notNull())
         .addColumn('modem_id', 'integer', (c) => c.references('modem.id').onDelete('set null'))
-        .addColumn('port', 'varchar(32)', (c) => c.notNull().defaultTo('1'))
+        .addColumn('port', 'varchar(32)', (c) => c.notNull().defaultTo('port1'))
         .addColumn('address', 'integer', (c) => c.notNull().defaultTo(1))
         .addColumn('protocol_key', 'varchar(60)', (c) => c.notNull())
         .addColumn('time_zone', 'varchar(64)', (c) => c.notNull().defaultTo('UTC'))

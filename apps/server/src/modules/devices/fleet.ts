@@ -111,7 +111,7 @@ export function createFleet(db: Db) {
           owner_user_id: input.ownerUserId,
           name: input.name,
           modem_id: input.modemId,
-          port: input.port ?? '1',
+          port: input.port ?? 'port1',
           address: input.address ?? 1,
           protocol_key: input.protocolKey,
           time_zone: input.timeZone ?? 'UTC',
