@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { loginPathFor, safeRedirect } from './public-routes.ts';
+
+describe('redirect after sign-in', () => {
+  it('follows same-site paths with their query', () => {
+    expect(safeRedirect('/help/info?slug=getting-started')).toBe('/help/info?slug=getting-started');
+  });
+  it('refuses other sites and loops', () => {
+    expect(safeRedirect('https://evil.example')).toBe('/index');
+    expect(safeRedirect('//evil.example')).toBe('/index');
+    expect(safeRedirect('/\\evil.example')).toBe('/index');
+    expect(safeRedirect('/login?redirect=/x')).toBe('/index');
+    expect(safeRedirect(null)).toBe('/index');
+  });
+  it('round-trips through the login query', () => {
+    const path = '/help/info?slug=a&x=1';
+    const url = new URL(loginPathFor(path), 'http://localhost');
+    expect(url.pathname).toBe('/login');
+    expect(url.searchParams.get('redirect')).toBe(path);
+  });
+});

@@ -1,0 +1,22 @@
+// Paths anyone may open without signing in (spec 2, 4).
+export const PUBLIC_PATHS = new Set([
+  '/login',
+  '/register',
+  '/forget',
+  '/xieyis',
+  '/yinsi',
+  '/404',
+  '/test',
+  '/showvideo',
+]);
+
+/** Only same-site paths are followed after sign-in; anything else goes Home. */
+export function safeRedirect(target: string | null | undefined, fallback = '/index'): string {
+  if (!target || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return fallback;
+  if (target === '/' || target.startsWith('/login')) return fallback;
+  return target;
+}
+
+export function loginPathFor(fullPath: string): string {
+  return `/login?redirect=${encodeURIComponent(fullPath)}`;
+}

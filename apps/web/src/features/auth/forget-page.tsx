@@ -1,0 +1,79 @@
+// Resetting a forgotten password with a code sent to the account (spec 1, 5).
+import { App as AntApp, Button, Card, Form, Input, Typography } from 'antd';
+import { Link, useNavigate } from 'react-router';
+import { useMutation } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { PublicFrame } from '../../components/public-frame.tsx';
+import { useFormRules } from '../../components/form-rules.ts';
+import { applyServerErrors } from '../../components/server-errors.ts';
+import { resetForgottenPassword } from './api.ts';
+import { CodeField } from './code-field.tsx';
+
+interface ForgetValues {
+  username: string;
+  code: string;
+  newPassword: string;
+  newPasswords: string;
+}
+
+export function ForgetPage() {
+  const { t } = useTranslation();
+  const rules = useFormRules();
+  const { message } = AntApp.useApp();
+  const [form] = Form.useForm<ForgetValues>();
+  const navigate = useNavigate();
+
+  const submit = useMutation({
+    mutationFn: resetForgottenPassword,
+    onSuccess: () => {
+      void message.success(t('auth.forget.done'));
+      navigate('/login', { replace: true });
+    },
+    onError: (error) => applyServerErrors(form, error),
+  });
+
+  return (
+    <PublicFrame>
+      <Card>
+        <Typography.Title level={1} style={{ fontSize: 24, marginTop: 0 }}>
+          {t('auth.forget.title')}
+        </Typography.Title>
+        <Typography.Paragraph type="secondary">{t('auth.forget.hint')}</Typography.Paragraph>
+        <Form<ForgetValues>
+          form={form}
+          layout="vertical"
+          name="forget"
+          requiredMark={false}
+          onFinish={(values) => submit.mutate(values)}
+        >
+          <Form.Item name="username" label={t('auth.fields.username')} rules={rules.username}>
+            <Input autoComplete="username" placeholder={t('auth.fields.usernamePlaceholder')} size="large" />
+          </Form.Item>
+          <CodeField form={form} purpose="reset" />
+          <Form.Item
+            name="newPassword"
+            label={t('auth.fields.newPassword')}
+            rules={rules.newPassword}
+            extra={t('validation.passwordRule')}
+          >
+            <Input.Password autoComplete="new-password" />
+          </Form.Item>
+          <Form.Item
+            name="newPasswords"
+            label={t('auth.fields.repeatPassword')}
+            rules={rules.repeatPassword}
+            dependencies={['newPassword']}
+          >
+            <Input.Password autoComplete="new-password" />
+          </Form.Item>
+          <Button type="primary" htmlType="submit" block size="large" loading={submit.isPending}>
+            {t('auth.forget.submit')}
+          </Button>
+        </Form>
+        <Typography.Paragraph style={{ marginTop: 16, marginBottom: 0 }}>
+          <Link to="/login">{t('auth.forget.toLogin')}</Link>
+        </Typography.Paragraph>
+      </Card>
+    </PublicFrame>
+  );
+}

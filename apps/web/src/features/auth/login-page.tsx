@@ -1,0 +1,94 @@
+// Sign-in by password or by SMS code (spec 2, 5); afterwards the `redirect` query is followed.
+import { useState } from 'react';
+import { Button, Card, Flex, Form, Input, Tabs, Typography } from 'antd';
+import { LockOutlined, UserOutlined } from '@ant-design/icons';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useMutation } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { LoginResponse } from '@genset/protocol';
+import { PublicFrame } from '../../components/public-frame.tsx';
+import { useFormRules } from '../../components/form-rules.ts';
+import { applyServerErrors } from '../../components/server-errors.ts';
+import { useSession } from '../../stores/session.ts';
+import { safeRedirect } from '../../app/public-routes.ts';
+import { loginWithCode, loginWithPassword } from './api.ts';
+import { CodeField } from './code-field.tsx';
+
+type Mode = 'password' | 'code';
+
+interface LoginValues {
+  username: string;
+  password?: string;
+  code?: string;
+}
+
+export function LoginPage() {
+  const { t } = useTranslation();
+  const rules = useFormRules();
+  const [form] = Form.useForm<LoginValues>();
+  const [mode, setMode] = useState<Mode>('password');
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+
+  const signIn = useMutation({
+    mutationFn: (values: LoginValues): Promise<LoginResponse> =>
+      mode === 'password'
+        ? loginWithPassword({ username: values.username, password: values.password ?? '' })
+        : loginWithCode({ username: values.username, code: values.code ?? '' }),
+    onSuccess: (login) => {
+      useSession.getState().signIn(login);
+      navigate(safeRedirect(params.get('redirect')), { replace: true });
+    },
+    onError: (error) => applyServerErrors(form, error),
+  });
+
+  return (
+    <PublicFrame>
+      <Card style={{ marginTop: '6vh' }}>
+        <Typography.Title level={1} style={{ fontSize: 24, marginTop: 0, textAlign: 'center' }}>
+          {t('auth.login.title')}
+        </Typography.Title>
+        <Tabs
+          centered
+          activeKey={mode}
+          onChange={(key) => setMode(key as Mode)}
+          items={[
+            { key: 'password', label: t('auth.login.byPassword') },
+            { key: 'code', label: t('auth.login.byCode') },
+          ]}
+        />
+        <Form<LoginValues>
+          form={form}
+          layout="vertical"
+          requiredMark={false}
+          onFinish={(values) => signIn.mutate(values)}
+          initialValues={{ username: '' }}
+          name="login"
+        >
+          <Form.Item name="username" label={t('auth.fields.username')} rules={rules.username}>
+            <Input
+              prefix={<UserOutlined />}
+              autoComplete="username"
+              placeholder={t('auth.fields.usernamePlaceholder')}
+              size="large"
+            />
+          </Form.Item>
+          {mode === 'password' ? (
+            <Form.Item name="password" label={t('auth.fields.password')} rules={rules.signInPassword}>
+              <Input.Password prefix={<LockOutlined />} autoComplete="current-password" size="large" />
+            </Form.Item>
+          ) : (
+            <CodeField form={form} purpose="login" />
+          )}
+          <Button type="primary" htmlType="submit" block size="large" loading={signIn.isPending}>
+            {t('auth.login.submit')}
+          </Button>
+        </Form>
+        <Flex justify="space-between" wrap gap={8} style={{ marginTop: 16 }}>
+          <Link to="/register">{t('auth.login.toRegister')}</Link>
+          <Link to="/forget">{t('auth.login.toForget')}</Link>
+        </Flex>
+      </Card>
+    </PublicFrame>
+  );
+}

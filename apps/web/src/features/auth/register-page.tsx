@@ -1,0 +1,126 @@
+// Creating an account with a code sent to the mobile number or e-mail address (spec 1, 5).
+import { App as AntApp, Button, Card, Checkbox, Form, Input, Radio, Typography } from 'antd';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useMutation } from '@tanstack/react-query';
+import { Trans, useTranslation } from 'react-i18next';
+import type { AccountType } from '@genset/protocol';
+import { PublicFrame } from '../../components/public-frame.tsx';
+import { useFormRules } from '../../components/form-rules.ts';
+import { applyServerErrors } from '../../components/server-errors.ts';
+import { register } from './api.ts';
+import { CodeField } from './code-field.tsx';
+
+interface RegisterValues {
+  type: AccountType;
+  username: string;
+  code: string;
+  nickname?: string;
+  newPassword: string;
+  newPasswords: string;
+  inviteCode?: string;
+  agree: boolean;
+}
+
+export function RegisterPage() {
+  const { t } = useTranslation();
+  const rules = useFormRules();
+  const { message } = AntApp.useApp();
+  const [form] = Form.useForm<RegisterValues>();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+
+  const submit = useMutation({
+    mutationFn: ({ agree: _agree, nickname, inviteCode, ...values }: RegisterValues) =>
+      register({
+        ...values,
+        ...(nickname?.trim() ? { nickname: nickname.trim() } : {}),
+        ...(inviteCode?.trim() ? { inviteCode: inviteCode.trim() } : {}),
+      }),
+    onSuccess: () => {
+      void message.success(t('auth.register.done'));
+      navigate('/login', { replace: true });
+    },
+    onError: (error) => applyServerErrors(form, error),
+  });
+
+  return (
+    <PublicFrame width={460}>
+      <Card>
+        <Typography.Title level={1} style={{ fontSize: 24, marginTop: 0 }}>
+          {t('auth.register.title')}
+        </Typography.Title>
+        <Form<RegisterValues>
+          form={form}
+          layout="vertical"
+          name="register"
+          requiredMark="optional"
+          initialValues={{ type: 'personal', inviteCode: params.get('invite') ?? params.get('inviteCode') ?? '' }}
+          onFinish={(values) => submit.mutate(values)}
+        >
+          <Form.Item name="type" label={t('auth.fields.accountType')}>
+            <Radio.Group
+              optionType="button"
+              options={[
+                { value: 'personal', label: t('auth.accountTypes.personal') },
+                { value: 'corporate', label: t('auth.accountTypes.corporate') },
+              ]}
+            />
+          </Form.Item>
+          <Form.Item name="username" label={t('auth.fields.username')} rules={rules.username}>
+            <Input autoComplete="username" placeholder={t('auth.fields.usernamePlaceholder')} size="large" />
+          </Form.Item>
+          <CodeField form={form} purpose="register" />
+          <Form.Item
+            name="nickname"
+            label={t('auth.fields.nickname')}
+            rules={[{ max: 40, message: t('validation.tooLong') }]}
+          >
+            <Input autoComplete="nickname" maxLength={40} />
+          </Form.Item>
+          <Form.Item
+            name="newPassword"
+            label={t('auth.fields.newPassword')}
+            rules={rules.newPassword}
+            extra={t('validation.passwordRule')}
+          >
+            <Input.Password autoComplete="new-password" />
+          </Form.Item>
+          <Form.Item
+            name="newPasswords"
+            label={t('auth.fields.repeatPassword')}
+            rules={rules.repeatPassword}
+            dependencies={['newPassword']}
+          >
+            <Input.Password autoComplete="new-password" />
+          </Form.Item>
+          <Form.Item name="inviteCode" label={t('auth.fields.inviteCode')}>
+            <Input maxLength={32} />
+          </Form.Item>
+          <Form.Item
+            name="agree"
+            valuePropName="checked"
+            rules={[
+              {
+                validator: (_rule, value: unknown) =>
+                  value ? Promise.resolve() : Promise.reject(new Error(t('auth.register.mustAgree'))),
+              },
+            ]}
+          >
+            <Checkbox>
+              <Trans
+                i18nKey="auth.register.agree"
+                components={{ agreement: <Link to="/xieyis" />, privacy: <Link to="/yinsi" /> }}
+              />
+            </Checkbox>
+          </Form.Item>
+          <Button type="primary" htmlType="submit" block size="large" loading={submit.isPending}>
+            {t('auth.register.submit')}
+          </Button>
+        </Form>
+        <Typography.Paragraph style={{ marginTop: 16, marginBottom: 0 }}>
+          <Link to="/login">{t('auth.register.toLogin')}</Link>
+        </Typography.Paragraph>
+      </Card>
+    </PublicFrame>
+  );
+}

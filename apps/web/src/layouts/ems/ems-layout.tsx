@@ -1,0 +1,114 @@
+// The energy-station layout (/ems/*): company logo and name, the station's totals, and a left menu whose
+// second item carries the alarm count.
+import { Suspense } from 'react';
+import { Badge, Button, Flex, Layout, Menu, Statistic, Tag, Typography } from 'antd';
+import { ArrowLeftOutlined } from '@ant-design/icons';
+import { Link, Outlet, useLocation, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useSession } from '../../stores/session.ts';
+import { FullPageLoading } from '../../components/full-page-loading.tsx';
+import { useDevice } from '../shell/use-device.ts';
+import { useEmsMenu } from './ems-menu.ts';
+import { useEmsQuery } from './ems-query.ts';
+
+function StationTotals({ token }: { token: string }) {
+  const { t } = useTranslation();
+  const none = t('common.none');
+  const figures = [
+    { key: 'charge', title: t('ems.totals.charge'), suffix: t('ems.units.kwh') },
+    { key: 'discharge', title: t('ems.totals.discharge'), suffix: t('ems.units.kwh') },
+    { key: 'income', title: t('ems.totals.income'), suffix: t('ems.units.yuan') },
+  ];
+  return (
+    <Flex gap={24} wrap align="center" data-testid="station-totals">
+      <div>
+        <Typography.Text type="secondary">{t('ems.station')}</Typography.Text>
+        <div>
+          <Typography.Text strong>{token ? none : t('ems.noStation')}</Typography.Text>{' '}
+          <Tag>{t('ems.status.unknown')}</Tag>
+        </div>
+      </div>
+      {figures.map((f) => (
+        <Statistic key={f.key} title={f.title} value={none} suffix={f.suffix} styles={{ content: { fontSize: 18 } }} />
+      ))}
+    </Flex>
+  );
+}
+
+export function EmsLayout() {
+  const { t } = useTranslation();
+  const device = useDevice();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const company = useSession((s) => s.company);
+  const embedded = useSession((s) => s.embedded);
+  const items = useEmsMenu();
+  const { token, hrefFor } = useEmsQuery();
+  const mobile = device === 'mobile';
+  const alarmCount = 0;
+
+  const menu = (
+    <Menu
+      mode={mobile ? 'horizontal' : 'inline'}
+      selectedKeys={[pathname]}
+      items={items.map((item, index) => {
+        const label = item.titleKey ? t(item.titleKey) : item.title;
+        return {
+          key: item.path,
+          label: (
+            <Link to={hrefFor(item.path)}>
+              {index === 1 ? (
+                <Badge count={alarmCount} showZero size="small" offset={[10, -2]} title={t('ems.alarmCount')}>
+                  <span>{label}</span>
+                </Badge>
+              ) : (
+                label
+              )}
+            </Link>
+          ),
+        };
+      })}
+      style={{ borderInlineEnd: 0 }}
+      data-testid="ems-menu"
+    />
+  );
+
+  return (
+    <Layout style={{ minHeight: '100vh' }}>
+      <Layout.Header
+        style={{ background: '#001529', height: 'auto', lineHeight: 1.5, padding: '10px 16px', color: '#fff' }}
+      >
+        <Flex align="center" gap={12}>
+          {embedded ? null : (
+            <Button
+              type="text"
+              icon={<ArrowLeftOutlined style={{ color: '#fff' }} />}
+              aria-label={t('top.back')}
+              onClick={() => navigate('/index')}
+            />
+          )}
+          <img src={company?.logo || '/favicon.svg'} alt="" width={28} height={28} style={{ objectFit: 'contain' }} />
+          <Typography.Title level={1} style={{ color: '#fff', fontSize: 18, margin: 0 }} data-testid="ems-company">
+            {company?.title || company?.name || t('common.appName')}
+          </Typography.Title>
+        </Flex>
+      </Layout.Header>
+      <div style={{ background: '#fff', padding: '12px 16px', borderBottom: '1px solid #f0f0f0' }}>
+        <StationTotals token={token} />
+      </div>
+      {mobile ? menu : null}
+      <Layout>
+        {mobile ? null : (
+          <Layout.Sider width={200} style={{ background: '#fff' }}>
+            {menu}
+          </Layout.Sider>
+        )}
+        <Layout.Content style={{ padding: mobile ? 12 : 16 }}>
+          <Suspense fallback={<FullPageLoading />}>
+            <Outlet />
+          </Suspense>
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}

@@ -1,0 +1,28 @@
+// The station layout's left menu: the server's E entries when it sends them, else the two fixed pages.
+import { useMemo } from 'react';
+import { useSession } from '../../stores/session.ts';
+import { buildMenu, type MenuNode } from '../../app/menu-routes.ts';
+
+export interface EmsMenuItem {
+  path: string;
+  title?: string;
+  titleKey?: string;
+}
+
+const FIXED: EmsMenuItem[] = [
+  { path: '/ems/index', titleKey: 'ems.menu.overview' },
+  { path: '/ems/baojinginfo', titleKey: 'ems.menu.alarms' },
+];
+
+function leaves(nodes: MenuNode[]): MenuNode[] {
+  return nodes.flatMap((n) => (n.children ? leaves(n.children) : [n]));
+}
+
+export function useEmsMenu(): EmsMenuItem[] {
+  const routes = useSession((s) => s.routes);
+  return useMemo(() => {
+    const stationRoutes = routes.filter((r) => r.type === 'E');
+    const fromServer = leaves(buildMenu(stationRoutes)).filter((n) => !n.external);
+    return fromServer.length ? fromServer.map((n) => ({ path: n.path, title: n.title })) : FIXED;
+  }, [routes]);
+}

@@ -1,0 +1,32 @@
+// Where the user is: always starts with Home unless the page is Home (spec 2).
+import { Breadcrumb } from 'antd';
+import { Link, useLocation } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { HOME_PATH } from '../../stores/tabs.ts';
+import type { Crumb } from '../../app/menu-routes.ts';
+import { useRouteMeta } from './use-route-meta.ts';
+
+export function AppBreadcrumb() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const meta = useRouteMeta();
+  const label = (crumb: Crumb) => (crumb.titleKey ? t(crumb.titleKey) : (crumb.title ?? ''));
+  const trail = meta?.trail ?? [];
+  const onHome = pathname === HOME_PATH;
+  const crumbs: Crumb[] = onHome
+    ? [{ path: HOME_PATH, titleKey: 'layout.routes.home' }]
+    : [{ path: HOME_PATH, titleKey: 'layout.routes.home' }, ...trail.filter((c) => c.path !== HOME_PATH)];
+
+  return (
+    <Breadcrumb
+      data-testid="breadcrumb"
+      items={crumbs.map((crumb, index) => {
+        const last = index === crumbs.length - 1;
+        return {
+          key: `${crumb.path}:${index}`,
+          title: last ? <span aria-current="page">{label(crumb)}</span> : <Link to={crumb.path}>{label(crumb)}</Link>,
+        };
+      })}
+    />
+  );
+}

@@ -1,0 +1,58 @@
+// The main layout: sidebar, top bar with breadcrumb, tag strip and the page; with iframe=1 only the page.
+import { Suspense } from 'react';
+import { Layout } from 'antd';
+import { Outlet } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useSession } from '../../stores/session.ts';
+import { FullPageLoading } from '../../components/full-page-loading.tsx';
+import { Navbar } from './navbar.tsx';
+import { Sidebar } from './sidebar.tsx';
+import { TagsView } from './tags-view.tsx';
+import { useDevice } from './use-device.ts';
+import { useVisitTab } from './use-visit-tab.ts';
+
+function Page() {
+  return (
+    <Suspense fallback={<FullPageLoading />}>
+      <Outlet />
+    </Suspense>
+  );
+}
+
+export function ShellLayout() {
+  const { t } = useTranslation();
+  const embedded = useSession((s) => s.embedded);
+  const device = useDevice();
+  useVisitTab();
+
+  if (embedded) {
+    return (
+      <main id="main" style={{ padding: 12 }} data-testid="main">
+        <Page />
+      </main>
+    );
+  }
+
+  return (
+    <Layout style={{ minHeight: '100vh' }}>
+      <a className="skip-link" href="#main">
+        {t('layout.skipToContent')}
+      </a>
+      <Sidebar />
+      <Layout style={{ minWidth: 0 }}>
+        <header style={{ position: 'sticky', top: 0, zIndex: 20 }}>
+          <Navbar />
+          <TagsView />
+        </header>
+        <Layout.Content
+          id="main"
+          tabIndex={-1}
+          style={{ padding: device === 'mobile' ? 12 : 16, minWidth: 0 }}
+          data-testid="main"
+        >
+          <Page />
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}

@@ -1,0 +1,35 @@
+// Restarting the set's cloud communication module, after a confirmation (spec 2, 8).
+import { App as AntApp, Button } from 'antd';
+import { ReloadOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { request } from '../../api/request.ts';
+import { useSession } from '../../stores/session.ts';
+
+export function RestartModuleButton({ token }: { token: string }) {
+  const { t } = useTranslation();
+  const { message, modal } = AntApp.useApp();
+  const utoken = useSession((s) => s.token) ?? '';
+
+  function confirm() {
+    modal.confirm({
+      title: t('top.restart.title'),
+      content: t('top.restart.confirm'),
+      okText: t('common.actions.confirm'),
+      cancelText: t('common.actions.cancel'),
+      onOk: async () => {
+        try {
+          await request('/devicedata/restartmodem', { method: 'POST', form: { token, utoken } });
+          void message.success(t('top.restart.done'));
+        } catch {
+          // the request layer has shown the server's reason
+        }
+      },
+    });
+  }
+
+  return (
+    <Button icon={<ReloadOutlined />} onClick={confirm} disabled={!token} data-testid="restart-module">
+      {t('top.restart.button')}
+    </Button>
+  );
+}

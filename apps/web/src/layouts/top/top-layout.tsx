@@ -1,0 +1,100 @@
+// The top-bar layout of one set (/top/*): set name, status line, module restart, clock, and the tabs
+// realtime, realdata, alarms and maintenance; a 60 % drawer holds the tabs on small screens.
+import { Suspense, useState } from 'react';
+import { Button, Drawer, Flex, Layout, Menu, Typography } from 'antd';
+import { ArrowLeftOutlined, MenuOutlined } from '@ant-design/icons';
+import { Link, Outlet, useLocation, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useSession } from '../../stores/session.ts';
+import { FullPageLoading } from '../../components/full-page-loading.tsx';
+import { useDevice } from '../shell/use-device.ts';
+import { Clock } from './clock.tsx';
+import { RestartModuleButton } from './restart-module-button.tsx';
+import { useTopQuery, type TopTab } from './top-query.ts';
+
+export function TopLayout() {
+  const { t } = useTranslation();
+  const device = useDevice();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const embedded = useSession((s) => s.embedded);
+  const { token, tabs, hrefFor } = useTopQuery();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const active = tabs.find((tab) => pathname === `/top/${tab}`);
+  const mobile = device === 'mobile';
+
+  const menu = (mode: 'horizontal' | 'inline') => (
+    <Menu
+      mode={mode}
+      selectedKeys={active ? [active] : []}
+      items={tabs.map((tab) => ({ key: tab, label: <Link to={hrefFor(tab)}>{t(`top.tabs.${tab}`)}</Link> }))}
+      onClick={() => setDrawerOpen(false)}
+      style={{ borderBottom: 0, flex: 1, minWidth: 0 }}
+      data-testid="top-tabs"
+    />
+  );
+
+  return (
+    <Layout style={{ minHeight: '100vh' }}>
+      <Layout.Header
+        style={{
+          background: '#fff',
+          height: 'auto',
+          lineHeight: 1.5,
+          padding: '8px 16px',
+          borderBottom: '1px solid #f0f0f0',
+        }}
+      >
+        <Flex align="center" gap={12} wrap>
+          {mobile ? (
+            <Button
+              type="text"
+              icon={<MenuOutlined />}
+              aria-label={t('layout.expandMenu')}
+              onClick={() => setDrawerOpen(true)}
+              data-testid="top-drawer-toggle"
+            />
+          ) : null}
+          {embedded ? null : (
+            <Button
+              type="text"
+              icon={<ArrowLeftOutlined />}
+              aria-label={t('top.back')}
+              onClick={() => navigate('/index')}
+            />
+          )}
+          <div style={{ flex: 1, minWidth: 160 }}>
+            <Typography.Title level={1} style={{ fontSize: 18, margin: 0 }} data-testid="set-name">
+              {token ? t('top.setName', { token }) : t('top.noSet')}
+            </Typography.Title>
+            <Typography.Text type="secondary" data-testid="set-status">
+              {token ? t('top.status.unknown') : t('top.status.none')}
+            </Typography.Text>
+          </div>
+          <Clock />
+          <RestartModuleButton token={token} />
+        </Flex>
+        {mobile ? null : <div style={{ marginTop: 4 }}>{menu('horizontal')}</div>}
+      </Layout.Header>
+      {mobile ? (
+        <Drawer
+          placement="left"
+          size="60%"
+          open={drawerOpen}
+          onClose={() => setDrawerOpen(false)}
+          title={t('top.tabsTitle')}
+          data-testid="top-drawer"
+        >
+          {menu('inline')}
+        </Drawer>
+      ) : null}
+      <Layout.Content style={{ padding: mobile ? 12 : 16 }}>
+        <Suspense fallback={<FullPageLoading />}>
+          <Outlet />
+        </Suspense>
+      </Layout.Content>
+    </Layout>
+  );
+}
+
+export type { TopTab };

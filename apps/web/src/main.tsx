@@ -1,0 +1,20 @@
+// Entry: load the language (strings, Ant Design and dayjs locales) before the first render, then mount.
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/app.tsx';
+import { initI18n } from './i18n/index.ts';
+import { loadAntdLocale, loadDayjsLocale, storedLanguage } from './i18n/languages.ts';
+import './styles.css';
+
+async function start(): Promise<void> {
+  const lang = storedLanguage();
+  document.documentElement.lang = lang;
+  const [, antdLocale] = await Promise.all([initI18n(lang), loadAntdLocale(lang), loadDayjsLocale(lang)]);
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App antdLocale={antdLocale} />
+    </StrictMode>,
+  );
+}
+
+void start();
