@@ -1,0 +1,34 @@
+// Simulated genset controllers as real Modbus TCP servers, for tests, the demo and benchmarks.
+export {
+  GensetSimulator,
+  startGensetSimulator,
+  isAlarmCode,
+  type GensetSimulatorOptions,
+  type GensetSimulatorState,
+  type RunningGensetSimulator,
+  type StartGensetSimulatorOptions,
+} from './genset-simulator.ts';
+export {
+  GensetModel,
+  ALARM_CODES,
+  DEFAULT_SETTINGS,
+  GENSET_COMMANDS,
+  SETTING_KEYS,
+  type ActiveAlarmState,
+  type AlarmCode,
+  type ControllerMode,
+  type EngineState,
+  type GensetCommand,
+  type GensetModelOptions,
+  type GensetSettings,
+  type GensetSnapshot,
+  type LoadProfile,
+  type Position,
+  type Sensor,
+  type SettingKey,
+} from './genset-model.ts';
+export { LAYOUTS, type LayoutName } from './layouts.ts';
+export { ModbusTcpHost, type ModbusHostOptions, type ModbusUnit } from './modbus-host.ts';
+export { MODBUS_EXCEPTION, ModbusException } from './register-bank.ts';
+export { startGensetFleet, type GensetFleet, type GensetFleetOptions } from './fleet.ts';
+export { startControlServer, type ControlServer, type ControlServerOptions } from './control-server.ts';
