@@ -290,6 +290,24 @@ describe('physics and counters', () => {
     expect(before.maintenance_hours! - after.maintenance_hours!).toBeCloseTo(1.5, 1);
   });
 
+  test('on load, kW follows the site-load profile over the day, with some wander', () => {
+    const model = newModel({ startTime: Date.UTC(2025, 0, 6, 6, 0, 0) });
+    model.setLoadProfile([
+      { hour: 0, kw: 40 },
+      { hour: 12, kw: 160 },
+    ]);
+    model.command('test');
+    runUntil(model, () => model.engineState === 'on_load', 90, 'on load');
+    model.advance(60_000);
+    expect(model.genKw / 101).toBeGreaterThan(0.93);
+    expect(model.genKw / 101).toBeLessThan(1.07);
+    model.advance(3 * 3_600_000);
+    expect(model.genKw / 131).toBeGreaterThan(0.93);
+    expect(model.genKw / 131).toBeLessThan(1.07);
+    const samples = Array.from({ length: 20 }, () => (model.advance(30_000), model.genKw));
+    expect(new Set(samples.map((kw) => kw.toFixed(2))).size).toBeGreaterThan(10);
+  });
+
   test('the same seed gives the same run, however time is sliced; another seed differs', () => {
     const run = (seed: number, slices: number[]) => {
       const model = new GensetModel({ seed });

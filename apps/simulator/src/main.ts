@@ -15,7 +15,9 @@ const HELP = `Simulated genset controllers (Modbus TCP)
   --host H             listen address                   SIM_HOST          default 127.0.0.1
   --time-scale X       simulated seconds per second     SIM_TIME_SCALE    default 1
   --seed S             random seed                      SIM_SEED          default 1
-  --control-port P     JSON control endpoint (-1: off)  SIM_CONTROL_PORT  default 8502
+  --control-port P     JSON control endpoint (off: none) SIM_CONTROL_PORT default 8502
+
+With npm, pass options after two "--" (npm run simulate -- -- --count 4) or as environment variables.
 `;
 
 function fail(message: string): never {
@@ -57,7 +59,8 @@ async function main(): Promise<void> {
   const timeScale = Number(values['time-scale'] ?? env.SIM_TIME_SCALE ?? 1);
   if (!Number.isFinite(timeScale) || timeScale <= 0) fail('time scale must be a positive number');
   const host = values.host ?? env.SIM_HOST ?? '127.0.0.1';
-  const controlPort = integer(values['control-port'] ?? env.SIM_CONTROL_PORT, 8502, 'control port');
+  const controlPortText = values['control-port'] ?? env.SIM_CONTROL_PORT;
+  const controlPort = controlPortText === 'off' ? -1 : integer(controlPortText, 8502, 'control port');
 
   const fleet = await startGensetFleet({
     count,
