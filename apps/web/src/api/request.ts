@@ -1,23 +1,12 @@
 // The one request function (spec 7, 8): adds the headers and the sign, adds language and timezone to bodies,
 // optionally encrypts, reads the envelope and applies the error catalogue.
-import {
-  API_BASE,
-  computeSign,
-  DEFAULT_SIGN_SECRET,
-  RELOGIN_CODES,
-  REQUEST_TIMEOUT_MS,
-  ResultCode,
-  type Envelope,
-} from '@genset/protocol';
+import { API_BASE, computeSign, RELOGIN_CODES, REQUEST_TIMEOUT_MS, ResultCode, type Envelope } from '@genset/protocol';
 import { storedLanguage } from '../i18n/languages.ts';
 import { translate } from '../i18n/index.ts';
 import { useSession } from '../stores/session.ts';
+import { BODY_ENCRYPTION, BUILD_DATE, SIGN_SECRET } from './build-info.ts';
 import { decryptText, encryptText } from './crypto.ts';
 import { feedback, TOAST_SECONDS } from './feedback.ts';
-
-export const SIGN_SECRET = __SIGN_SECRET__ || DEFAULT_SIGN_SECRET;
-export const BODY_ENCRYPTION = __API_ENCRYPTION__;
-export const BUILD_DATE = __BUILD_DATE__;
 
 /** Calls whose raw envelope goes back to the caller, which reads the outcome itself (spec 8). */
 export const RAW_RESPONSE_CALLS: readonly string[] = [

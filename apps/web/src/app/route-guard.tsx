@@ -9,7 +9,7 @@ import { EmptyUserInfoError, fetchSession } from '../api/session.ts';
 import { useSession } from '../stores/session.ts';
 import { FullPageLoading } from '../components/full-page-loading.tsx';
 import { AppRoutes } from './app-routes.tsx';
-import { loginPathFor, PUBLIC_PATHS } from './public-routes.ts';
+import { loginPathFor, PUBLIC_PATHS, safeRedirect } from './public-routes.ts';
 
 function SessionLoader() {
   const { t } = useTranslation();
@@ -46,7 +46,10 @@ export function RouteGuard() {
   const { pathname, search } = location;
 
   if (token) {
-    if (pathname === '/' || pathname === '/login') return <Navigate to="/index" replace />;
+    // after signing in, the sign-in page's redirect query is honoured
+    if (pathname === '/login')
+      return <Navigate to={safeRedirect(new URLSearchParams(search).get('redirect'))} replace />;
+    if (pathname === '/') return <Navigate to="/index" replace />;
     if (!loaded) return <SessionLoader />;
     return <AppRoutes />;
   }

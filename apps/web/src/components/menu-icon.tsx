@@ -47,7 +47,7 @@ import {
   WifiOutlined,
 } from '@ant-design/icons';
 
-const ICONS: Record<string, ComponentType> = {
+const ICONS: Record<string, ComponentType<{ 'aria-hidden'?: boolean }>> = {
   AlertOutlined,
   ApartmentOutlined,
   AppstoreOutlined,
@@ -95,5 +95,5 @@ const ICONS: Record<string, ComponentType> = {
 
 export function MenuIcon({ name }: { name: string }) {
   const Icon = ICONS[name] ?? AppstoreOutlined;
-  return <Icon />;
+  return <Icon aria-hidden />;
 }

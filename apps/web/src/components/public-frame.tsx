@@ -1,11 +1,12 @@
-// The frame of the pages seen before sign-in: company logo and title, language switcher, legal links.
-import type { ReactNode } from 'react';
-import { Flex, Typography } from 'antd';
+// The frame of the pages seen before sign-in: company logo and title, language switcher, legal links. Plain
+// elements styled like Ant Design's card keep the sign-in page light.
+import type { CSSProperties, ReactNode } from 'react';
 import { ThunderboltFilled } from '@ant-design/icons';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useCompanyLogo } from '../api/company.ts';
 import { LanguageSwitcher } from './language-switcher.tsx';
+import './public-frame.css';
 
 export function CompanyMark({ size = 40 }: { size?: number }) {
   const { data } = useCompanyLogo();
@@ -17,7 +18,7 @@ export function CompanyMark({ size = 40 }: { size?: number }) {
         width: size,
         height: size,
         borderRadius: size / 4,
-        background: '#1677ff',
+        background: '#0958d9',
         color: '#fff',
         display: 'inline-grid',
         placeItems: 'center',
@@ -29,35 +30,35 @@ export function CompanyMark({ size = 40 }: { size?: number }) {
   );
 }
 
+/** A white card like antd's, for the forms of the public pages. */
+export function PublicCard({ children, style }: { children: ReactNode; style?: CSSProperties }) {
+  return (
+    <section className="public-card" style={style}>
+      {children}
+    </section>
+  );
+}
+
 export function PublicFrame({ children, width = 420 }: { children: ReactNode; width?: number }) {
   const { t } = useTranslation();
   const { data } = useCompanyLogo();
   const title = data?.title || data?.name || t('common.appName');
   return (
-    <div
-      style={{
-        minHeight: '100vh',
-        display: 'flex',
-        flexDirection: 'column',
-        background: 'linear-gradient(160deg, #e6f4ff 0%, #f5f5f5 45%, #f5f5f5 100%)',
-      }}
-    >
-      <Flex component="header" justify="space-between" align="center" style={{ padding: '12px 16px' }}>
-        <Link to="/login" style={{ display: 'flex', alignItems: 'center', gap: 10, color: 'inherit' }}>
+    <div className="public-frame">
+      <header className="public-frame-header">
+        <Link to="/login" className="public-frame-brand">
           <CompanyMark size={32} />
-          <Typography.Text strong style={{ fontSize: 16 }}>
-            {title}
-          </Typography.Text>
+          <span>{title}</span>
         </Link>
         <LanguageSwitcher />
-      </Flex>
-      <main style={{ flex: 1, display: 'flex', justifyContent: 'center', padding: '16px 16px 32px' }}>
+      </header>
+      <main className="public-frame-main">
         <div style={{ width: '100%', maxWidth: width }}>{children}</div>
       </main>
-      <Flex component="footer" justify="center" gap={16} wrap style={{ padding: '0 16px 24px' }}>
+      <footer className="public-frame-footer">
         <Link to="/xieyis">{t('common.links.agreement')}</Link>
         <Link to="/yinsi">{t('common.links.privacy')}</Link>
-      </Flex>
+      </footer>
     </div>
   );
 }

@@ -2,6 +2,9 @@
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '@genset/protocol';
 import type { Locale } from 'antd/es/locale';
 import dayjs from 'dayjs';
+import localizedFormat from 'dayjs/plugin/localizedFormat';
+
+dayjs.extend(localizedFormat);
 
 export const LANGUAGE_STORAGE_KEY = 'lang';
 

@@ -36,8 +36,12 @@ export function sendCode(username: string, purpose: SmsPurpose): Promise<{ retry
   });
 }
 
-export function register(values: Omit<RegisterRequest, 'hostname'>): Promise<unknown> {
-  return post('/user/register', { ...values, username: values.username.trim(), hostname: currentHostname() });
+export function register(values: Omit<RegisterRequest, 'hostname'>): Promise<LoginResponse> {
+  return post<LoginResponse>('/user/register', {
+    ...values,
+    username: values.username.trim(),
+    hostname: currentHostname(),
+  });
 }
 
 export function resetForgottenPassword(values: ForgetPasswordRequest): Promise<unknown> {

@@ -1,9 +1,9 @@
 // Resetting a forgotten password with a code sent to the account (spec 1, 5).
-import { App as AntApp, Button, Card, Form, Input, Typography } from 'antd';
+import { App as AntApp, Button, Form, Input } from 'antd';
 import { Link, useNavigate } from 'react-router';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { PublicFrame } from '../../components/public-frame.tsx';
+import { PublicCard, PublicFrame } from '../../components/public-frame.tsx';
 import { useFormRules } from '../../components/form-rules.ts';
 import { applyServerErrors } from '../../components/server-errors.ts';
 import { resetForgottenPassword } from './api.ts';
@@ -34,11 +34,9 @@ export function ForgetPage() {
 
   return (
     <PublicFrame>
-      <Card>
-        <Typography.Title level={1} style={{ fontSize: 24, marginTop: 0 }}>
-          {t('auth.forget.title')}
-        </Typography.Title>
-        <Typography.Paragraph type="secondary">{t('auth.forget.hint')}</Typography.Paragraph>
+      <PublicCard>
+        <h1>{t('auth.forget.title')}</h1>
+        <p className="public-hint">{t('auth.forget.hint')}</p>
         <Form<ForgetValues>
           form={form}
           layout="vertical"
@@ -70,10 +68,10 @@ export function ForgetPage() {
             {t('auth.forget.submit')}
           </Button>
         </Form>
-        <Typography.Paragraph style={{ marginTop: 16, marginBottom: 0 }}>
+        <div className="public-links">
           <Link to="/login">{t('auth.forget.toLogin')}</Link>
-        </Typography.Paragraph>
-      </Card>
+        </div>
+      </PublicCard>
     </PublicFrame>
   );
 }

@@ -1,12 +1,12 @@
 // Sign-in by password or by SMS code (spec 2, 5); afterwards the `redirect` query is followed.
 import { useState } from 'react';
-import { Button, Card, Flex, Form, Input, Tabs, Typography } from 'antd';
+import { Button, Form, Input, Segmented } from 'antd';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { LoginResponse } from '@genset/protocol';
-import { PublicFrame } from '../../components/public-frame.tsx';
+import { PublicCard, PublicFrame } from '../../components/public-frame.tsx';
 import { useFormRules } from '../../components/form-rules.ts';
 import { applyServerErrors } from '../../components/server-errors.ts';
 import { useSession } from '../../stores/session.ts';
@@ -44,18 +44,19 @@ export function LoginPage() {
 
   return (
     <PublicFrame>
-      <Card style={{ marginTop: '6vh' }}>
-        <Typography.Title level={1} style={{ fontSize: 24, marginTop: 0, textAlign: 'center' }}>
-          {t('auth.login.title')}
-        </Typography.Title>
-        <Tabs
-          centered
-          activeKey={mode}
-          onChange={(key) => setMode(key as Mode)}
-          items={[
-            { key: 'password', label: t('auth.login.byPassword') },
-            { key: 'code', label: t('auth.login.byCode') },
+      <PublicCard style={{ marginTop: '6vh' }}>
+        <h1 style={{ textAlign: 'center' }}>{t('auth.login.title')}</h1>
+        <Segmented<Mode>
+          block
+          value={mode}
+          onChange={setMode}
+          options={[
+            { value: 'password', label: t('auth.login.byPassword') },
+            { value: 'code', label: t('auth.login.byCode') },
           ]}
+          style={{ marginBottom: 20 }}
+          aria-label={t('auth.login.mode')}
+          data-testid="login-mode"
         />
         <Form<LoginValues>
           form={form}
@@ -84,11 +85,11 @@ export function LoginPage() {
             {t('auth.login.submit')}
           </Button>
         </Form>
-        <Flex justify="space-between" wrap gap={8} style={{ marginTop: 16 }}>
+        <div className="public-links">
           <Link to="/register">{t('auth.login.toRegister')}</Link>
           <Link to="/forget">{t('auth.login.toForget')}</Link>
-        </Flex>
-      </Card>
+        </div>
+      </PublicCard>
     </PublicFrame>
   );
 }

@@ -1,10 +1,11 @@
 // Creating an account with a code sent to the mobile number or e-mail address (spec 1, 5).
-import { App as AntApp, Button, Card, Checkbox, Form, Input, Radio, Typography } from 'antd';
+import { App as AntApp, Button, Checkbox, Form, Input, Radio } from 'antd';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useMutation } from '@tanstack/react-query';
 import { Trans, useTranslation } from 'react-i18next';
 import type { AccountType } from '@genset/protocol';
-import { PublicFrame } from '../../components/public-frame.tsx';
+import { useSession } from '../../stores/session.ts';
+import { PublicCard, PublicFrame } from '../../components/public-frame.tsx';
 import { useFormRules } from '../../components/form-rules.ts';
 import { applyServerErrors } from '../../components/server-errors.ts';
 import { register } from './api.ts';
@@ -36,19 +37,18 @@ export function RegisterPage() {
         ...(nickname?.trim() ? { nickname: nickname.trim() } : {}),
         ...(inviteCode?.trim() ? { inviteCode: inviteCode.trim() } : {}),
       }),
-    onSuccess: () => {
+    onSuccess: (login) => {
       void message.success(t('auth.register.done'));
-      navigate('/login', { replace: true });
+      useSession.getState().signIn(login);
+      navigate('/index', { replace: true });
     },
     onError: (error) => applyServerErrors(form, error),
   });
 
   return (
     <PublicFrame width={460}>
-      <Card>
-        <Typography.Title level={1} style={{ fontSize: 24, marginTop: 0 }}>
-          {t('auth.register.title')}
-        </Typography.Title>
+      <PublicCard>
+        <h1>{t('auth.register.title')}</h1>
         <Form<RegisterValues>
           form={form}
           layout="vertical"
@@ -117,10 +117,10 @@ export function RegisterPage() {
             {t('auth.register.submit')}
           </Button>
         </Form>
-        <Typography.Paragraph style={{ marginTop: 16, marginBottom: 0 }}>
+        <div className="public-links">
           <Link to="/login">{t('auth.register.toLogin')}</Link>
-        </Typography.Paragraph>
-      </Card>
+        </div>
+      </PublicCard>
     </PublicFrame>
   );
 }

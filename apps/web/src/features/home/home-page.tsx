@@ -37,7 +37,7 @@ export function HomePage() {
             <Link to={item.to} style={{ display: 'block' }}>
               <Card hoverable>
                 <Card.Meta
-                  avatar={<span style={{ fontSize: 28, color: '#1677ff' }}>{item.icon}</span>}
+                  avatar={<span style={{ fontSize: 28, color: '#0958d9' }}>{item.icon}</span>}
                   title={item.title}
                   description={item.text}
                 />

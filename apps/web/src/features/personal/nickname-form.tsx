@@ -32,8 +32,8 @@ export function NicknameForm() {
       onFinish={(values) => save.mutate(values)}
       style={{ maxWidth: 480 }}
     >
-      <Form.Item label={t('personal.profile.account')}>
-        <Input value={user?.account} disabled />
+      <Form.Item label={t('personal.profile.account')} htmlFor="profile-account">
+        <Input id="profile-account" value={user?.account} disabled />
       </Form.Item>
       <Form.Item
         name="nickname"

@@ -25,7 +25,7 @@ export function Navbar() {
         data-testid="menu-toggle"
       />
       <div style={{ flex: 1, minWidth: 0, overflow: 'hidden', whiteSpace: 'nowrap' }}>
-        <AppBreadcrumb />
+        <AppBreadcrumb compact={mobile} />
       </div>
       <LanguageSwitcher compact={mobile} />
       <UserMenu nameWidth={mobile ? 80 : 160} />

@@ -1,0 +1,26 @@
+// At 390 px the menu is a drawer: closed at first, opened by the toggle, closed by navigating and by a
+// touch outside.
+import { test, expect } from './fixtures.ts';
+import { openSignedIn, VIEWER } from './helpers.ts';
+
+test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+test('the mobile menu starts closed and opens and closes by touch', async ({ page }) => {
+  await openSignedIn(page, VIEWER, '/index');
+  await expect(page.getByTestId('welcome')).toBeVisible();
+  await expect(page.getByTestId('sidebar')).toHaveCount(0);
+  const drawer = page.locator('.mobile-menu .ant-drawer-section');
+  await expect(drawer).toBeHidden();
+
+  await page.getByTestId('menu-toggle').tap();
+  await expect(drawer).toBeVisible();
+  await drawer.getByRole('link', { name: 'User manual' }).tap();
+  await expect(page).toHaveURL(/\/help\/list$/);
+  await expect(drawer).toBeHidden();
+
+  await page.getByTestId('menu-toggle').tap();
+  await expect(drawer).toBeVisible();
+  await page.touchscreen.tap(360, 500);
+  await expect(drawer).toBeHidden();
+  await expect(page).toHaveURL(/\/help\/list$/);
+});

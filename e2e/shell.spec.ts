@@ -1,0 +1,37 @@
+// The shell around the pages: sidebar from the server's menu with its collapse state in a cookie,
+// breadcrumb, document title from the company serving this host name.
+import { test, expect } from './fixtures.ts';
+import { api, openSignedIn, VIEWER } from './helpers.ts';
+
+test('the sidebar shows the permitted menu and keeps its collapsed state in a cookie', async ({ page }) => {
+  await openSignedIn(page, VIEWER, '/index');
+  const sidebar = page.getByTestId('sidebar');
+  await expect(sidebar).toHaveCSS('width', '230px');
+  const menu = page.getByTestId('sidebar-menu');
+  await expect(menu.getByRole('link', { name: 'Home' })).toBeVisible();
+  await expect(menu.getByRole('link', { name: 'User manual' })).toBeVisible();
+  // hidden entries (the manual page, the personal centre) are left out
+  await expect(menu.getByRole('menuitem')).toHaveCount(2);
+
+  await page.getByTestId('menu-toggle').click();
+  await expect(sidebar).toHaveCSS('width', '64px');
+  expect((await page.context().cookies()).find((c) => c.name === 'sidebarStatus')?.value).toBe('0');
+  await page.reload();
+  await expect(page.getByTestId('sidebar')).toHaveCSS('width', '64px');
+  await page.getByTestId('menu-toggle').click();
+  await expect(page.getByTestId('sidebar')).toHaveCSS('width', '230px');
+  expect((await page.context().cookies()).find((c) => c.name === 'sidebarStatus')?.value).toBe('1');
+});
+
+test('the breadcrumb starts with Home except on Home, and the title comes from the company', async ({ page }) => {
+  const company = await api<{ title: string; name: string }>(page.request, '/company/getName?hostname=127.0.0.1');
+  await openSignedIn(page, VIEWER, '/index');
+  await expect(page.getByTestId('breadcrumb')).toHaveText('Home');
+  await expect(page).toHaveTitle(company.data.title || company.data.name);
+  await page.getByTestId('sidebar-menu').getByRole('link', { name: 'User manual' }).click();
+  await expect(page.getByTestId('breadcrumb')).toHaveText(/^Home\s*\/\s*User manual$/);
+  await page.getByTestId('help-list').getByRole('link').first().click();
+  await expect(page.getByTestId('breadcrumb')).toHaveText(/^Home\s*\/\s*User manual\s*\/\s*\S/);
+  await page.getByTestId('breadcrumb').getByRole('link', { name: 'Home' }).click();
+  await expect(page).toHaveURL(/\/index$/);
+});
