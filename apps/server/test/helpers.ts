@@ -33,7 +33,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const config = loadConfig({
     DATA_DIR: dataDir,
     DEMO: '1',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     AUTH_IP_MAX_FAILURES: '1000',
     MQTT_PORT: '0',
     MQTT_HOST: '127.0.0.1',

@@ -93,7 +93,8 @@ export async function startEmbeddedBroker(opts: {
       const modemKey = modemOf.get(client);
       if (!modemKey || !isModemTopicAllowed(modemKey, 'subscribe', subscription.topic)) {
         log.warn({ modem: modemKey, topic: subscription.topic }, 'mqtt subscribe refused: not its topic');
-        return callback(new Error('topic not allowed'));
+        // A negative acknowledgement (0x80) tells the module; its other subscriptions carry on.
+        return callback(null, null);
       }
       callback(null, subscription);
     },

@@ -6,7 +6,7 @@ import { deriveStatus, modemData, modemEvent, modemHello, type ModemData, type M
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import type { RealtimeBus } from './bus.ts';
-import type { ProtocolStore } from './protocols.ts';
+import type { CompiledProtocol, ProtocolStore } from './protocols.ts';
 import type { DeviceTransport } from './transport.ts';
 import { startOfDay, startOfHour } from './time.ts';
 
@@ -204,23 +204,34 @@ export function createIngest(opts: IngestOptions) {
     };
     const bucketSnapshots = new Map<Bucket, { stats: BucketStats; samples: number; persisted: boolean }>();
 
+    // Everything read through the shared connection is resolved before the transaction opens: SQLite has
+    // one connection, and a read outside the transaction while it is open would wait for ever.
+    const resolved: {
+      modem: ModemInfo;
+      message: ModemData;
+      base: SetState | null;
+      protocol: CompiledProtocol | undefined;
+    }[] = [];
+    for (const { modemKey, message } of batch) {
+      const modem = await modemByKey(modemKey);
+      if (!modem) continue;
+      const base = await setFor(modem, message.port, message.address);
+      resolved.push({ modem, message, base, protocol: base ? await protocols.get(base.protocolKey) : undefined });
+    }
+
     await db
       .transaction()
       .execute(async (trx) => {
-        for (const { modemKey, message } of batch) {
-          const modem = await modemByKey(modemKey);
-          if (!modem) continue;
-          acks.set(modemKey, Math.max(acks.get(modemKey) ?? 0, message.seq));
+        for (const { modem, message, base, protocol } of resolved) {
+          acks.set(modem.key, Math.max(acks.get(modem.key) ?? 0, message.seq));
           seqs.set(modem.id, Math.max(seqs.get(modem.id) ?? 0, message.seq));
-          const base = await setFor(modem, message.port, message.address);
           if (!base) {
             log.warn(
-              { modem: modemKey, port: message.port, address: message.address },
+              { modem: modem.key, port: message.port, address: message.address },
               'data for a controller no set is bound to',
             );
             continue;
           }
-          const protocol = await protocols.get(base.protocolKey);
           if (!protocol) {
             log.error({ protocol: base.protocolKey }, 'set uses a protocol that is not published');
             continue;
@@ -353,14 +364,12 @@ export function createIngest(opts: IngestOptions) {
             .execute();
         }
         for (const [modemId, seq] of seqs) {
+          await trx.updateTable('modem').set({ last_seen_at: now, online: 1 }).where('id', '=', modemId).execute();
           await trx
             .updateTable('modem')
-            .set((eb) => ({
-              last_seq: eb.fn('max', [eb.ref('last_seq'), eb.val(seq)]) as never,
-              last_seen_at: now,
-              online: 1,
-            }))
+            .set({ last_seq: seq })
             .where('id', '=', modemId)
+            .where('last_seq', '<', seq)
             .execute();
         }
       })
@@ -444,11 +453,14 @@ export function createIngest(opts: IngestOptions) {
       .where('deleted_at', 'is', null)
       .execute();
     const changed: SetState[] = [];
+    const states: SetState[] = [];
+    for (const r of rows) {
+      const set = await setFor(modem, r.port, r.address);
+      if (set && set.status !== STATUS.offline) states.push(set);
+    }
     await db.transaction().execute(async (trx) => {
       await trx.updateTable('modem').set({ online: 0 }).where('id', '=', modem.id).execute();
-      for (const r of rows) {
-        const set = await setFor(modem, r.port, r.address);
-        if (!set || set.status === STATUS.offline) continue;
+      for (const set of states) {
         await trx
           .insertInto('status_change')
           .values({ genset_id: set.id, status: STATUS.offline, previous: set.status, ts: now, reason })

@@ -1,0 +1,512 @@
+// Ingestion and the realtime channel with a bare MQTT client in the module's place: acks after commit,
+// idempotent seq, status and alarms, refusals, rates that follow watchers, commands and their outcomes.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import mqtt from 'mqtt';
+import { layoutS } from '@genset/protocol';
+import { call, createTestApp, login, type TestApp } from './helpers.ts';
+import { encodeBlocks } from './support/encode.ts';
+import { connectFakeModule, type FakeModule } from './support/fake-module.ts';
+import { connectWs } from './support/ws-client.ts';
+
+let t: TestApp;
+let baseUrl: string;
+let brokerUrl: string;
+let manager: string;
+let viewer: string;
+let companyId: number;
+
+const RUNNING = {
+  mode: 1,
+  engine_state: 9,
+  engine_rpm: 1500,
+  gen_freq: 50,
+  gen_kw: 120,
+  gen_on_load: 1,
+  fuel_level: 80,
+  coolant_temp: 82,
+};
+const STOPPED = {
+  mode: 2,
+  engine_state: 0,
+  engine_rpm: 0,
+  gen_freq: 0,
+  gen_kw: 0,
+  gen_on_load: 0,
+  fuel_level: 80,
+  coolant_temp: 30,
+};
+
+let n = 0;
+async function newSet(name = 'Test set') {
+  const modemKey = `TEST${Date.now()}${n++}`;
+  const modem = await t.app.devices.fleet.createModem({ companyId, modemKey });
+  const set = await t.app.devices.fleet.createGenset({
+    companyId,
+    ownerUserId: null,
+    name,
+    modemId: modem.id,
+    protocolKey: layoutS.key,
+  });
+  t.app.devices.ingest.invalidate();
+  return { modemKey, secret: modem.secret, modemId: modem.id, ...set };
+}
+
+function data(seq: number, values: Record<string, number>, ts = Date.now()) {
+  return { seq, ts, port: 'port1', address: 1, blocks: encodeBlocks(layoutS, values) };
+}
+
+async function samples(gensetId: number) {
+  return t.app.database.db
+    .selectFrom('sample')
+    .select(['seq', 'ts', 'status'])
+    .where('genset_id', '=', gensetId)
+    .orderBy('seq')
+    .execute();
+}
+
+beforeAll(async () => {
+  t = await createTestApp({ ONLINE_RATE_MS: '500', OFFLINE_RATE_MS: '2000', COMMAND_TIMEOUT_MS: '1500' });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = t.app.server.address();
+  baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  brokerUrl = `mqtt://127.0.0.1:${t.app.devices.transport.port}`;
+  manager = await login(t.app, 'manager@example.com', 'Demo#2026');
+  viewer = await login(t.app, 'viewer@example.com', 'Demo#2026');
+  companyId = (await call(t.app, 'GET', '/user/info', { token: manager })).data.info.companyId;
+});
+afterAll(async () => t.close());
+
+describe('ingestion', () => {
+  let set: Awaited<ReturnType<typeof newSet>>;
+  let module: FakeModule;
+  beforeEach(async () => {
+    set = await newSet();
+    module = await connectFakeModule(brokerUrl, set.modemKey, set.secret);
+  });
+
+  it('answers hello with a retained plan built from the protocol', async () => {
+    await module.publish('hello', {
+      model: 'X1',
+      firmware: '1.0',
+      imei: '1',
+      iccid: '2',
+      controllers: [{ port: 'port1', address: 1 }],
+    });
+    const plan = await module.waitFor('plan');
+    expect(plan.controllers).toHaveLength(1);
+    expect(plan.controllers[0]).toMatchObject({
+      port: 'port1',
+      address: 1,
+      online: false,
+      onlineRateMs: 500,
+      offlineRateMs: 2000,
+    });
+    expect(plan.controllers[0].blocks.length).toBeGreaterThan(0);
+    await module.close();
+  });
+
+  it('stores a snapshot, acks it after commit, and ignores a resend of the same seq', async () => {
+    const ts = Date.now() - 5000;
+    await module.publish('data', data(1, RUNNING, ts));
+    expect(await module.waitFor('ack')).toEqual({ upTo: 1 });
+    await module.publish('data', data(1, STOPPED, ts + 1));
+    await module.waitFor('ack', () => module.received.filter((r) => r.channel === 'ack').length >= 2);
+    expect(await samples(set.id)).toEqual([{ seq: 1, ts, status: 3 }]);
+    const info = await call(t.app, 'POST', '/devicedata/getstatus', { token: manager, body: { token: set.token } });
+    expect(info.data).toMatchObject({
+      status: 3,
+      alarmnum: 0,
+      gsname: 'Test set',
+      modulename: set.modemKey,
+      template: 'S',
+      ts,
+    });
+    const list = await call(t.app, 'POST', '/realTimeData/monitorList', {
+      token: manager,
+      lang: 'zh-CN',
+      body: { token: set.token },
+    });
+    const rpm = list.data.items.find((i: any) => i.key === 'engine_rpm');
+    expect(rpm).toMatchObject({ value: 1500, unit: 'r/min' });
+    expect(rpm.name).toMatch(/[\u4e00-\u9fff]/);
+    await module.close();
+  });
+
+  it('records status transitions with device time', async () => {
+    const t0 = Date.now() - 10_000;
+    await module.publish('data', data(1, STOPPED, t0));
+    await module.publish('data', data(2, RUNNING, t0 + 1000));
+    await module.publish('data', data(3, STOPPED, t0 + 2000));
+    await module.waitFor('ack', (a) => a.upTo === 3);
+    const changes = await t.app.database.db
+      .selectFrom('status_change')
+      .select(['status', 'previous', 'ts'])
+      .where('genset_id', '=', set.id)
+      .orderBy('id')
+      .execute();
+    expect(changes).toEqual([
+      { status: 1, previous: 0, ts: t0 },
+      { status: 3, previous: 1, ts: t0 + 1000 },
+      { status: 1, previous: 3, ts: t0 + 2000 },
+    ]);
+    await module.close();
+  });
+
+  it('opens one alarm per fault, never duplicated, and closes it with an end time', async () => {
+    const t0 = Date.now() - 10_000;
+    await module.publish('data', data(1, { ...STOPPED, alarm_low_oil_pressure_shutdown: 1, common_shutdown: 1 }, t0));
+    await module.publish(
+      'data',
+      data(2, { ...STOPPED, alarm_low_oil_pressure_shutdown: 1, common_shutdown: 1 }, t0 + 500),
+    );
+    await module.publish('data', data(3, STOPPED, t0 + 1000));
+    await module.waitFor('ack', (a) => a.upTo === 3);
+    const alarms = await t.app.database.db.selectFrom('alarm').selectAll().where('genset_id', '=', set.id).execute();
+    expect(alarms).toHaveLength(1);
+    expect(alarms[0]).toMatchObject({
+      code: 'low_oil_pressure_shutdown',
+      level: 'shutdown',
+      start_ts: t0,
+      end_ts: t0 + 1000,
+    });
+    expect(JSON.parse(alarms[0]!.title)['zh-CN']).toMatch(/[\u4e00-\u9fff]/);
+    await module.close();
+  });
+
+  it('marks the set offline by the last will, and by three missed periods', async () => {
+    await module.publish('data', data(1, RUNNING));
+    await module.waitFor('ack');
+    module.client.stream.destroy();
+    await expect
+      .poll(
+        async () =>
+          (await call(t.app, 'POST', '/devicedata/getstatus', { token: manager, body: { token: set.token } })).data
+            .status,
+        { timeout: 5000 },
+      )
+      .toBe(0);
+    const reasons = await t.app.database.db
+      .selectFrom('status_change')
+      .select('reason')
+      .where('genset_id', '=', set.id)
+      .where('status', '=', 0)
+      .execute();
+    expect(reasons.map((r) => r.reason)).toContain('lastWill');
+
+    const quiet = await newSet();
+    const m2 = await connectFakeModule(brokerUrl, quiet.modemKey, quiet.secret, { will: false });
+    await m2.publish('data', data(1, RUNNING));
+    await m2.waitFor('ack');
+    // Offline rate 2 s: nothing for three periods and the set is offline although the connection stays.
+    await expect
+      .poll(
+        async () =>
+          (await call(t.app, 'POST', '/devicedata/getstatus', { token: manager, body: { token: quiet.token } })).data
+            .status,
+        { timeout: 10_000, interval: 500 },
+      )
+      .toBe(0);
+    const noData = await t.app.database.db
+      .selectFrom('status_change')
+      .select('reason')
+      .where('genset_id', '=', quiet.id)
+      .where('status', '=', 0)
+      .execute();
+    expect(noData.map((r) => r.reason)).toEqual(['noData']);
+    await m2.close();
+  });
+
+  it('keeps hour and day rollups with min, max, average and last', async () => {
+    const t0 = Date.UTC(2026, 10, 20, 10, 5);
+    await module.publish('data', data(1, { ...RUNNING, gen_kw: 100 }, t0));
+    await module.publish('data', data(2, { ...RUNNING, gen_kw: 200 }, t0 + 60_000));
+    await module.publish('data', data(3, { ...RUNNING, gen_kw: 150 }, t0 + 120_000));
+    await module.waitFor('ack', (a) => a.upTo === 3);
+    const hour = await t.app.database.db
+      .selectFrom('rollup_hour')
+      .selectAll()
+      .where('genset_id', '=', set.id)
+      .executeTakeFirstOrThrow();
+    expect(hour.bucket).toBe(Date.UTC(2026, 10, 20, 10));
+    expect(hour.samples).toBe(3);
+    expect(JSON.parse(hour.stats).gen_kw).toMatchObject({ min: 100, max: 200, sum: 450, n: 3, first: 100, last: 150 });
+    const day = await t.app.database.db
+      .selectFrom('rollup_day')
+      .selectAll()
+      .where('genset_id', '=', set.id)
+      .executeTakeFirstOrThrow();
+    expect(day.bucket).toBe(Date.UTC(2026, 10, 20));
+    await module.close();
+  });
+});
+
+describe('refusals', () => {
+  it('refuses wrong credentials, another modem’s topic, oversized and malformed messages, undisturbed', async () => {
+    const a = await newSet('A');
+    const b = await newSet('B');
+    await expect(connectFakeModule(brokerUrl, a.modemKey, 'wrong-secret')).rejects.toThrow();
+    await expect(connectFakeModule(brokerUrl, 'NOSUCHMODEM', 'x')).rejects.toThrow();
+
+    const good = await connectFakeModule(brokerUrl, b.modemKey, b.secret);
+    const intruder = await connectFakeModule(brokerUrl, a.modemKey, a.secret);
+    const refusedBefore = t.app.devices.ingest.stats.refused;
+    await intruder.publish('data', 'this is not json');
+    await intruder.publish('data', { seq: 'one' });
+    await expect.poll(() => t.app.devices.ingest.stats.refused).toBe(refusedBefore + 2);
+    // Publishing under another modem's topic gets the intruder disconnected, and nothing is stored.
+    const closed = new Promise<void>((r) => intruder.client.once('close', () => r()));
+    intruder.client.publish(`modem/${b.modemKey}/data`, JSON.stringify(data(1, RUNNING)), { qos: 1 }, () => undefined);
+    await closed;
+    const big = await connectFakeModule(brokerUrl, a.modemKey, a.secret);
+    const bigClosed = new Promise<void>((r) => big.client.once('close', () => r()));
+    big.client.publish(`modem/${a.modemKey}/data`, Buffer.alloc(200 * 1024, 32), { qos: 1 }, () => undefined);
+    await bigClosed;
+    // Subscribing to someone else's requests is refused too.
+    const spy = await connectFakeModule(brokerUrl, a.modemKey, a.secret);
+    await expect(spy.client.subscribeAsync(`modem/${b.modemKey}/request`, { qos: 1 })).rejects.toThrow(
+      /Subscribe error/,
+    );
+    await spy.close();
+
+    await good.publish('data', data(1, RUNNING));
+    expect(await good.waitFor('ack')).toEqual({ upTo: 1 });
+    expect(await samples(b.id)).toHaveLength(1);
+    expect(await samples(a.id)).toHaveLength(0);
+    await good.close();
+  });
+
+  it('a raw client without credentials cannot connect', async () => {
+    const client = mqtt.connect(brokerUrl, { reconnectPeriod: 0, connectTimeout: 3000 });
+    await expect(
+      new Promise((resolve, reject) => (client.once('connect', resolve), client.once('error', reject))),
+    ).rejects.toThrow();
+    client.end(true);
+  });
+});
+
+describe('realtime', () => {
+  it('pushes monitor messages for the watched set only, and switches the module to its online rate', async () => {
+    const watched = await newSet('Watched');
+    const other = await newSet('Other');
+    const m1 = await connectFakeModule(brokerUrl, watched.modemKey, watched.secret);
+    const m2 = await connectFakeModule(brokerUrl, other.modemKey, other.secret);
+    await m1.publish('hello', {
+      model: 'X1',
+      firmware: '1.0',
+      imei: '1',
+      iccid: '2',
+      controllers: [{ port: 'port1', address: 1 }],
+    });
+    await m1.waitFor('plan', (p) => p.controllers[0]?.online === false);
+
+    const ws = await connectWs(baseUrl, manager);
+    ws.heartbeat(watched.token);
+    await m1.waitFor('plan', (p) => p.controllers[0]?.online === true);
+    await m1.publish('data', data(1, { ...RUNNING, gen_kw: 77 }));
+    await m2.publish('data', data(1, { ...RUNNING, gen_kw: 99 }));
+    const push = await ws.waitFor((m) => m.method === 'monitor' && m.data.values.gen_kw === 77);
+    expect(push).toMatchObject({ token: watched.token, data: { status: 3, alarmnum: 0 } });
+    await m1.publish('data', data(2, { ...STOPPED, alarm_emergency_stop: 1, common_shutdown: 1 }));
+    const alarm = await ws.waitFor((m) => m.method === 'alarm' && m.alarmnum === 1);
+    expect(alarm.list[0]).toMatchObject({ code: 'emergency_stop', level: 'shutdown' });
+    expect(typeof alarm.list[0].title).toBe('string');
+    await m2.waitFor('ack');
+    expect(ws.messages.filter((m) => m.token === other.token)).toHaveLength(0);
+
+    ws.heartbeat('');
+    await m1.waitFor('plan', (p) => p.controllers[0]?.online === false);
+    ws.close();
+    await m1.close();
+    await m2.close();
+  });
+
+  it('refuses a set the user may not see, and closes the socket for a bad user token', async () => {
+    const set = await newSet();
+    await t.app.database.db.updateTable('genset').set({ company_id: 1 }).where('id', '=', set.id).execute();
+    const ws = await connectWs(baseUrl, manager);
+    ws.heartbeat(set.token);
+    expect(await ws.waitFor((m) => m.method === 'error')).toMatchObject({ code: 404 });
+    ws.close();
+    const bad = await connectWs(baseUrl, 'A'.repeat(43), 'zh-CN');
+    bad.heartbeat('');
+    expect(await bad.waitFor((m) => m.method === 'error')).toMatchObject({ code: 101, msg: '请先登录。' });
+    expect((await bad.closed).code).toBe(4001);
+  });
+});
+
+describe('commands', () => {
+  it('returns the controller’s answer, a failure, or a timeout — never a false success', async () => {
+    const set = await newSet();
+    const module = await connectFakeModule(brokerUrl, set.modemKey, set.secret);
+    await module.publish('data', data(1, { ...STOPPED, mode: 1 }));
+    await module.waitFor('ack');
+
+    let answer: 'ok' | 'fail' | 'silent' = 'ok';
+    module.client.on('message', (topic, payload) => {
+      if (!topic.endsWith('/request') || answer === 'silent') return;
+      const req = JSON.parse(payload.toString());
+      void module.publish(
+        'reply',
+        answer === 'ok' ? { id: req.id, ok: true } : { id: req.id, ok: false, error: 'illegal data address' },
+      );
+    });
+
+    const ok = await call(t.app, 'POST', '/devicedata/sendaction', {
+      token: manager,
+      body: { token: set.token, action: 'start', password: 'Demo#2026' },
+    });
+    expect(ok).toMatchObject({ code: 200, data: { state: 'ok' } });
+    const request = await module.waitFor('request');
+    expect(request).toMatchObject({
+      kind: 'write',
+      port: 'port1',
+      address: 1,
+      writes: [{ fc: 5, address: 256, value: true }],
+    });
+
+    answer = 'fail';
+    const failed = await call(t.app, 'POST', '/devicedata/sendaction', {
+      token: manager,
+      body: { token: set.token, action: 'stop', password: 'Demo#2026' },
+    });
+    expect(failed).toMatchObject({ code: 502, data: { state: 'error' } });
+    expect(failed.msg).toContain('illegal data address');
+
+    answer = 'silent';
+    const silent = await call(t.app, 'POST', '/devicedata/sendaction', {
+      token: manager,
+      lang: 'zh-CN',
+      body: { token: set.token, action: 'auto' },
+    });
+    expect(silent.code).toBe(504);
+    expect(silent.msg).toContain('秒内没有应答');
+
+    const log = await t.app.database.db
+      .selectFrom('operation_log')
+      .select(['matter', 'feedback', 'account'])
+      .where('target', '=', set.token)
+      .orderBy('id')
+      .execute();
+    expect(log.map((l) => JSON.parse(l.feedback).outcome)).toEqual(['ok', 'failed', 'timeout']);
+    expect(log[0]).toMatchObject({ matter: 'log.command', account: 'manager@example.com' });
+    const commands = await t.app.database.db
+      .selectFrom('command')
+      .select(['name', 'status'])
+      .where('genset_id', '=', set.id)
+      .orderBy('id')
+      .execute();
+    expect(commands).toEqual([
+      { name: 'start', status: 'ok' },
+      { name: 'stop', status: 'failed' },
+      { name: 'auto', status: 'timeout' },
+    ]);
+
+    await module.close();
+    await expect.poll(() => t.app.devices.transport.connected(set.modemKey)).toBe(false);
+    const offline = await call(t.app, 'POST', '/devicedata/sendaction', {
+      token: manager,
+      body: { token: set.token, action: 'auto' },
+    });
+    expect(offline).toMatchObject({
+      code: 504,
+      msg: 'The cloud module of this set is offline, so the command was not sent.',
+    });
+  });
+
+  it('checks rights, unknown commands, risky passwords and preconditions', async () => {
+    const set = await newSet();
+    const module = await connectFakeModule(brokerUrl, set.modemKey, set.secret);
+    module.client.on('message', (topic, payload) => {
+      if (topic.endsWith('/request')) void module.publish('reply', { id: JSON.parse(payload.toString()).id, ok: true });
+    });
+    await module.publish('data', data(1, { ...STOPPED, mode: 2 }));
+    await module.waitFor('ack');
+
+    // The viewer does not see company sets at all; once subscribed with view rights it sees but cannot control.
+    expect(
+      (await call(t.app, 'POST', '/devicedata/getstatus', { token: viewer, body: { token: set.token } })).code,
+    ).toBe(404);
+    const viewerId = (await call(t.app, 'GET', '/user/info', { token: viewer })).data.info.id;
+    await t.app.devices.fleet.subscribe(set.id, viewerId, 'view');
+    expect(
+      (
+        await call(t.app, 'POST', '/devicedata/sendaction', {
+          token: viewer,
+          body: { token: set.token, action: 'auto' },
+        })
+      ).code,
+    ).toBe(403);
+    expect(
+      (await call(t.app, 'POST', '/devicedata/getstatus', { token: viewer, body: { token: set.token } })).code,
+    ).toBe(200);
+    expect(
+      (
+        await call(t.app, 'POST', '/devicedata/sendaction', {
+          token: manager,
+          body: { token: set.token, action: 'explode' },
+        })
+      ).msg,
+    ).toBe('This set has no command “explode”.');
+    expect(
+      (
+        await call(t.app, 'POST', '/devicedata/sendaction', {
+          token: manager,
+          body: { token: 'nope', action: 'start' },
+        })
+      ).code,
+    ).toBe(404);
+    expect(
+      (await call(t.app, 'POST', '/devicedata/sendaction', { token: manager, body: { token: set.token } })).data.fields
+        .action,
+    ).toBe('Command: cannot be empty');
+
+    const commands = (await call(t.app, 'POST', '/devicedata/commands', { token: manager, body: { token: set.token } }))
+      .data;
+    const risky = commands.find((c: any) => c.risky);
+    expect(risky).toBeTruthy();
+    const noPassword = await call(t.app, 'POST', '/devicedata/sendaction', {
+      token: manager,
+      body: { token: set.token, action: risky.key },
+    });
+    expect(noPassword.data.fields.password).toBe('Password: This operation needs your account password.');
+    const wrong = await call(t.app, 'POST', '/devicedata/sendaction', {
+      token: manager,
+      body: { token: set.token, action: risky.key, password: 'Wrong#2026' },
+    });
+    expect(wrong.msg).toBe('The password is wrong.');
+
+    // Start is refused in STOP mode by the protocol's precondition, before anything is sent.
+    const before = module.received.filter((r) => r.channel === 'request').length;
+    const refused = await call(t.app, 'POST', '/devicedata/sendaction', {
+      token: manager,
+      body: { token: set.token, action: 'start', password: 'Demo#2026' },
+    });
+    expect(refused.code).toBe(409);
+    expect(refused.msg).toMatch(/^Refused: /);
+    expect(module.received.filter((r) => r.channel === 'request').length).toBe(before);
+    await module.close();
+  });
+
+  it('restarts the module from form data with token and utoken', async () => {
+    const set = await newSet();
+    const module = await connectFakeModule(brokerUrl, set.modemKey, set.secret);
+    module.client.on('message', (topic, payload) => {
+      if (topic.endsWith('/request')) void module.publish('reply', { id: JSON.parse(payload.toString()).id, ok: true });
+    });
+    const { computeSign, DEFAULT_SIGN_SECRET } = await import('@genset/protocol');
+    const time = String(Math.floor(Date.now() / 1000));
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/yewu/devicedata/restartmodem',
+      headers: {
+        'x-time': time,
+        'x-sign': computeSign('', time, DEFAULT_SIGN_SECRET),
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      payload: `token=${set.token}&utoken=${manager}`,
+    });
+    expect(res.json()).toMatchObject({ code: 200, msg: 'Operation successful.', data: { state: 'ok' } });
+    expect(await module.waitFor('request')).toMatchObject({ kind: 'restart' });
+    await module.close();
+  });
+});
