@@ -2,7 +2,8 @@
 export interface WsClient {
   messages: any[];
   heartbeat(token: string): void;
-  waitFor(predicate: (m: any) => boolean, timeoutMs?: number): Promise<any>;
+  /** The first message matching, among those from index `since` on (default: all so far and to come). */
+  waitFor(predicate: (m: any) => boolean, timeoutMs?: number, since?: number): Promise<any>;
   closed: Promise<{ code: number; reason: string }>;
   close(): void;
 }
@@ -33,8 +34,8 @@ export async function connectWs(baseUrl: string, utoken: string, language = 'en-
     heartbeat(token) {
       ws.send(JSON.stringify({ method: 'wshb', token, utoken, language }));
     },
-    waitFor(predicate, timeoutMs = 5000) {
-      const seen = messages.find(predicate);
+    waitFor(predicate, timeoutMs = 5000, since = 0) {
+      const seen = messages.slice(since).find(predicate);
       if (seen) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no matching message in ${timeoutMs} ms`)), timeoutMs);

@@ -44,7 +44,7 @@ describe('evaluateAlarms', () => {
 });
 
 describe('deriveStatus', () => {
-  test('layout S: on load in AUTO is running; at rest in AUTO is standby; in STOP it is closed', () => {
+  test('layout S: on load in AUTO is running; at rest in AUTO or MANUAL is standby; in STOP it is closed', () => {
     const onLoad = deriveStatus(layoutS, { engine_state: 9, mode: LAYOUT_S_MODES.auto, gen_on_load: 1 });
     expect(onLoad).toMatchObject({
       status: SET_STATUS.running,
@@ -58,6 +58,11 @@ describe('deriveStatus', () => {
       status: SET_STATUS.standby,
       standby: true,
       phase: 'stopped',
+    });
+    expect(deriveStatus(layoutS, { engine_state: 0, mode: LAYOUT_S_MODES.manual })).toMatchObject({
+      status: SET_STATUS.standby,
+      standby: true,
+      mode: 'manual',
     });
     expect(deriveStatus(layoutS, { engine_state: 0, mode: LAYOUT_S_MODES.stop })).toMatchObject({
       status: SET_STATUS.closed,

@@ -56,7 +56,7 @@ export interface GensetStatusSummary {
   /** Engine at rated operation (running or cooling down). */
   running: boolean;
   starting: boolean;
-  /** At rest in AUTO with no shutdown or trip latched: it will start by itself on demand. */
+  /** At rest in AUTO or MANUAL with no shutdown or trip latched: ready to start. */
   standby: boolean;
   onLoad: boolean | null;
   /** Any alarm of any level, from the alarm list or the controller's summary flags. */
@@ -105,7 +105,8 @@ export function deriveStatus(doc: ProtocolDocument, values: DecodedValues): Gens
   const running = phase === 'running' || phase === 'cooling';
   const starting = phase === 'starting';
   const atRest = phase === 'stopped';
-  const standby = atRest && mode === 'auto' && !shutdown && !trip;
+  // Ready to run: at rest in AUTO (starts on demand) or MANUAL (starts when told), nothing latched.
+  const standby = atRest && (mode === 'auto' || mode === 'manual') && !shutdown && !trip;
   const status: SetStatus =
     phase !== null && !atRest ? SET_STATUS.running : standby ? SET_STATUS.standby : SET_STATUS.closed;
   return { status, phase, mode, running, starting, standby, onLoad, alarm, warning, shutdown, trip, activeAlarms };
