@@ -128,3 +128,16 @@ export async function signInWithPassword(page: Page, account: { username: string
 export function toast(page: Page) {
   return page.locator('.ant-message-notice').last();
 }
+
+/** The account the global setup registered, once its code may be sent again (60 s after the last one). */
+export async function spareAccount(): Promise<{ username: string; password: string }> {
+  const spare = JSON.parse(process.env.E2E_SPARE_ACCOUNT ?? 'null') as {
+    username: string;
+    password: string;
+    codeSentAt: number;
+  } | null;
+  if (!spare) throw new Error('E2E_SPARE_ACCOUNT is not set');
+  const wait = spare.codeSentAt + 61_000 - Date.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  return spare;
+}

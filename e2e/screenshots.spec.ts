@@ -47,9 +47,11 @@ for (const size of SIZES) {
       await page.goto('/user/personal');
       await expect(page.getByTestId('profile-name')).toBeVisible();
       await shoot(page, `personal-${tag}`, size.width);
-      await page.getByTestId('user-menu').click();
-      await page.locator('.ant-dropdown-menu-item').nth(1).click();
-      await expect(page.getByRole('dialog')).toBeVisible();
+      await expect(async () => {
+        await page.getByTestId('user-menu').click();
+        await page.locator('.ant-dropdown:not(.ant-dropdown-hidden) .ant-dropdown-menu-item').nth(1).click();
+        await expect(page.getByRole('dialog')).toBeVisible({ timeout: 2000 });
+      }).toPass();
       await page.getByRole('dialog').locator('.ant-btn-primary').click();
       await shoot(page, `password-${tag}`, size.width);
       await page.keyboard.press('Escape');

@@ -5,7 +5,13 @@ import { useTranslation } from 'react-i18next';
 import { request } from '../../api/request.ts';
 import { useSession } from '../../stores/session.ts';
 
-export function RestartModuleButton({ token }: { token: string }) {
+/** What the module answered (state 'error' carries the reason in `info`). */
+interface CommandResult {
+  state: 'ok' | 'error';
+  info: string;
+}
+
+export function RestartModuleButton({ token, allowed }: { token: string; allowed: boolean }) {
   const { t } = useTranslation();
   const { message, modal } = AntApp.useApp();
   const utoken = useSession((s) => s.token) ?? '';
@@ -18,8 +24,12 @@ export function RestartModuleButton({ token }: { token: string }) {
       cancelText: t('common.actions.cancel'),
       onOk: async () => {
         try {
-          await request('/devicedata/restartmodem', { method: 'POST', form: { token, utoken } });
-          void message.success(t('top.restart.done'));
+          const result = await request<CommandResult>('/devicedata/restartmodem', {
+            method: 'POST',
+            form: { token, utoken },
+          });
+          if (result?.state === 'error') void message.error({ content: result.info, duration: 3 });
+          else void message.success(t('top.restart.done'));
         } catch {
           // the request layer has shown the server's reason
         }
@@ -28,7 +38,7 @@ export function RestartModuleButton({ token }: { token: string }) {
   }
 
   return (
-    <Button icon={<ReloadOutlined />} onClick={confirm} disabled={!token} data-testid="restart-module">
+    <Button icon={<ReloadOutlined />} onClick={confirm} disabled={!token || !allowed} data-testid="restart-module">
       {t('top.restart.button')}
     </Button>
   );

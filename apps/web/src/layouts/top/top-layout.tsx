@@ -1,7 +1,7 @@
 // The top-bar layout of one set (/top/*): set name, status line, module restart, clock, and the tabs
 // realtime, realdata, alarms and maintenance; a 60 % drawer holds the tabs on small screens.
 import { Suspense, useState } from 'react';
-import { Button, Drawer, Flex, Layout, Menu, Typography } from 'antd';
+import { Button, Drawer, Flex, Layout, Menu } from 'antd';
 import { ArrowLeftOutlined, MenuOutlined } from '@ant-design/icons';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,8 @@ import { FullPageLoading } from '../../components/full-page-loading.tsx';
 import { useDevice } from '../shell/use-device.ts';
 import { Clock } from './clock.tsx';
 import { RestartModuleButton } from './restart-module-button.tsx';
+import { SetStatusLine } from './set-status-line.tsx';
+import { useSetInfo } from './use-set-info.ts';
 import { useTopQuery, type TopTab } from './top-query.ts';
 
 export function TopLayout() {
@@ -20,6 +22,7 @@ export function TopLayout() {
   const embedded = useSession((s) => s.embedded);
   const { token, tabs, hrefFor } = useTopQuery();
   const [drawerOpen, setDrawerOpen] = useState(false);
+  const info = useSetInfo(token);
   const active = tabs.find((tab) => pathname === `/top/${tab}`);
   const mobile = device === 'mobile';
 
@@ -63,16 +66,9 @@ export function TopLayout() {
               onClick={() => navigate('/index')}
             />
           )}
-          <div style={{ flex: 1, minWidth: 160 }}>
-            <Typography.Title level={1} style={{ fontSize: 18, margin: 0 }} data-testid="set-name">
-              {token ? t('top.setName', { token }) : t('top.noSet')}
-            </Typography.Title>
-            <Typography.Text type="secondary" data-testid="set-status">
-              {token ? t('top.status.unknown') : t('top.status.none')}
-            </Typography.Text>
-          </div>
+          <SetStatusLine token={token} info={info} />
           <Clock />
-          <RestartModuleButton token={token} />
+          <RestartModuleButton token={token} allowed={Boolean(info.data && info.data.rights !== 'view')} />
         </Flex>
         {mobile ? null : <div style={{ marginTop: 4 }}>{menu('horizontal')}</div>}
       </Layout.Header>

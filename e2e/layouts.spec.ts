@@ -1,0 +1,65 @@
+// The frames of the set pages (/top/*) and the station pages (/ems/*).
+/// <reference lib="dom" />
+import { test, expect } from './fixtures.ts';
+import { openSignedIn, VIEWER } from './helpers.ts';
+
+test('the top layout without a set says so and offers all four tabs with a running clock', async ({ page }) => {
+  await openSignedIn(page, VIEWER, '/top/realtime');
+  await expect(page.getByTestId('set-name')).toHaveText('No set selected');
+  await expect(page.getByTestId('no-set')).toBeVisible();
+  const tabs = page.getByTestId('top-tabs');
+  for (const name of ['Real time', 'Real data', 'Alarms', 'Maintenance']) {
+    await expect(tabs.getByRole('link', { name })).toBeVisible();
+  }
+  await expect(page.getByTestId('restart-module')).toBeDisabled();
+  const clock = page.getByTestId('clock');
+  const first = await clock.textContent();
+  await expect(clock).not.toHaveText(first ?? '', { timeout: 3000 });
+});
+
+test('a maintenance token hides the maintenance tab and the query is carried between tabs', async ({ page }) => {
+  await openSignedIn(page, VIEWER, '/top/realtime?token=unknownSet1&mtoken=m1');
+  const tabs = page.getByTestId('top-tabs');
+  await expect(tabs.getByRole('link', { name: 'Alarms' })).toBeVisible();
+  await expect(tabs.getByRole('link', { name: 'Maintenance' })).toHaveCount(0);
+  // the server does not know this set: the status line says why
+  await expect(page.getByTestId('set-status')).not.toBeEmpty();
+  await expect(page.getByTestId('set-status').locator('.ant-typography-danger')).toBeVisible();
+  await tabs.getByRole('link', { name: 'Real data' }).click();
+  await expect(page).toHaveURL(/\/top\/realdata\?token=unknownSet1&mtoken=m1$/);
+});
+
+test('the clock shows only in Chinese and English', async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem('lang', 'ru-RU'));
+  await openSignedIn(page, VIEWER, '/top/realtime');
+  await expect(page.getByTestId('set-name')).toHaveText('Установка не выбрана');
+  await expect(page.getByTestId('clock')).toHaveCount(0);
+});
+
+test('on a phone the top layout tabs sit in a drawer 60 % wide', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openSignedIn(page, VIEWER, '/top/realtime');
+  await page.getByTestId('top-drawer-toggle').click();
+  const drawer = page.locator('.ant-drawer-content-wrapper');
+  await expect(drawer).toBeVisible();
+  expect((await drawer.boundingBox())?.width).toBeCloseTo(234, 0);
+  await page.getByRole('link', { name: 'Alarms' }).click();
+  await expect(page).toHaveURL(/\/top\/baojing$/);
+  await expect(drawer).toBeHidden();
+});
+
+test('the station layout shows the company, the totals and an alarm badge on its second menu item', async ({
+  page,
+}) => {
+  await openSignedIn(page, VIEWER, '/ems/index');
+  await expect(page.getByTestId('ems-company')).toHaveText('Demo Power Fleet');
+  const totals = page.getByTestId('station-totals');
+  for (const label of ['Total charge', 'Total discharge', 'Total income', 'kWh', 'yuan']) {
+    await expect(totals.getByText(label, { exact: true }).first()).toBeVisible();
+  }
+  await expect(page.getByTestId('no-station')).toBeVisible();
+  const items = page.getByTestId('ems-menu').getByRole('menuitem');
+  await expect(items).toHaveCount(2);
+  await expect(items.nth(1).locator('.ant-badge-count')).toBeVisible();
+  await expect(items.nth(0).locator('.ant-badge-count')).toHaveCount(0);
+});
