@@ -1,19 +1,10 @@
 // Query cache, Ant Design (default theme, the language's locale) and the toast/dialog bridge.
-import { useEffect, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { App as AntApp, ConfigProvider, type ThemeConfig } from 'antd';
 import type { Locale } from 'antd/es/locale';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { setFeedback } from '../api/feedback.ts';
+import { FeedbackBridge } from './feedback-bridge.tsx';
 import { queryClient } from './query-client.ts';
-
-function FeedbackBridge() {
-  const { message, modal } = AntApp.useApp();
-  useEffect(() => {
-    setFeedback({ message, modal });
-    return () => setFeedback(null);
-  }, [message, modal]);
-  return null;
-}
 
 /**
  * Ant Design's default theme, with two seeds moved one step darker within its own palette so that text meets

@@ -1,27 +1,13 @@
 // /user/personal: the personal centre.
-import { Button, Card, Col, Row, Tabs } from 'antd';
+import { Card, Col, Row, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../stores/session.ts';
 import { FullPageLoading } from '../../components/full-page-loading.tsx';
-import { ChangePasswordForm } from './change-password-form.tsx';
-import { useChangePassword } from './use-change-password.ts';
 import { DeleteAccount } from './delete-account.tsx';
 import { MessageSettings } from './message-settings.tsx';
 import { NicknameForm } from './nickname-form.tsx';
+import { PasswordTab } from './password-tab.tsx';
 import { ProfileSummary } from './profile-summary.tsx';
-
-function PasswordTab() {
-  const { t } = useTranslation();
-  const { form, submit, pending } = useChangePassword();
-  return (
-    <div style={{ maxWidth: 480 }}>
-      <ChangePasswordForm form={form} name="change-password" />
-      <Button type="primary" onClick={() => void submit()} loading={pending}>
-        {t('personal.password.submit')}
-      </Button>
-    </div>
-  );
-}
 
 export function PersonalPage() {
   const { t } = useTranslation();

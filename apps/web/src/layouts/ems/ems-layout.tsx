@@ -1,7 +1,7 @@
 // The energy-station layout (/ems/*): company logo and name, the station's totals, and a left menu whose
 // second item carries the alarm count.
 import { Suspense } from 'react';
-import { Badge, Button, Flex, Layout, Menu, Statistic, Tag, Typography } from 'antd';
+import { Badge, Button, Flex, Layout, Menu, Typography } from 'antd';
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -10,30 +10,7 @@ import { FullPageLoading } from '../../components/full-page-loading.tsx';
 import { useDevice } from '../shell/use-device.ts';
 import { useEmsMenu } from './ems-menu.ts';
 import { useEmsQuery } from './ems-query.ts';
-
-function StationTotals({ token }: { token: string }) {
-  const { t } = useTranslation();
-  const none = t('common.none');
-  const figures = [
-    { key: 'charge', title: t('ems.totals.charge'), suffix: t('ems.units.kwh') },
-    { key: 'discharge', title: t('ems.totals.discharge'), suffix: t('ems.units.kwh') },
-    { key: 'income', title: t('ems.totals.income'), suffix: t('ems.units.yuan') },
-  ];
-  return (
-    <Flex gap={24} wrap align="center" data-testid="station-totals">
-      <div>
-        <Typography.Text type="secondary">{t('ems.station')}</Typography.Text>
-        <div>
-          <Typography.Text strong>{token ? none : t('ems.noStation')}</Typography.Text>{' '}
-          <Tag>{t('ems.status.unknown')}</Tag>
-        </div>
-      </div>
-      {figures.map((f) => (
-        <Statistic key={f.key} title={f.title} value={none} suffix={f.suffix} styles={{ content: { fontSize: 18 } }} />
-      ))}
-    </Flex>
-  );
-}
+import { StationTotals } from './station-totals.tsx';
 
 export function EmsLayout() {
   const { t } = useTranslation();

@@ -11,14 +11,6 @@ import { TagsView } from './tags-view.tsx';
 import { useDevice } from './use-device.ts';
 import { useVisitTab } from './use-visit-tab.ts';
 
-function Page() {
-  return (
-    <Suspense fallback={<FullPageLoading />}>
-      <Outlet />
-    </Suspense>
-  );
-}
-
 export function ShellLayout() {
   const { t } = useTranslation();
   const embedded = useSession((s) => s.embedded);
@@ -28,7 +20,9 @@ export function ShellLayout() {
   if (embedded) {
     return (
       <main id="main" style={{ padding: 12 }} data-testid="main">
-        <Page />
+        <Suspense fallback={<FullPageLoading />}>
+          <Outlet />
+        </Suspense>
       </main>
     );
   }
@@ -50,7 +44,9 @@ export function ShellLayout() {
           style={{ padding: device === 'mobile' ? 12 : 16, minWidth: 0 }}
           data-testid="main"
         >
-          <Page />
+          <Suspense fallback={<FullPageLoading />}>
+            <Outlet />
+          </Suspense>
         </Layout.Content>
       </Layout>
     </Layout>

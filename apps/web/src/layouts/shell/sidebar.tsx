@@ -1,48 +1,16 @@
 // The left menu (230 px): collapsible on desktop, a drawer on mobile that closes on navigation and on a
 // click outside (spec 2).
 import { useEffect } from 'react';
-import { Drawer, Layout, Typography } from 'antd';
-import { Link, useLocation } from 'react-router';
+import { Drawer, Layout } from 'antd';
+import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../stores/session.ts';
 import { useSettings } from '../../stores/settings.ts';
+import { SidebarLogo } from './sidebar-logo.tsx';
 import { SidebarMenu } from './sidebar-menu.tsx';
 
 export const SIDEBAR_WIDTH = 230;
 const COLLAPSED_WIDTH = 64;
 const SIDEBAR_BG = '#001529';
-
-function SidebarLogo({ collapsed }: { collapsed: boolean }) {
-  const { t } = useTranslation();
-  const company = useSession((s) => s.company);
-  const title = company?.title || company?.name || t('common.appName');
-  return (
-    <Link
-      to="/index"
-      aria-label={title}
-      style={{
-        display: 'flex',
-        alignItems: 'center',
-        gap: 10,
-        height: 50,
-        padding: collapsed ? '0 20px' : '0 16px',
-        overflow: 'hidden',
-        whiteSpace: 'nowrap',
-      }}
-    >
-      {company?.logo ? (
-        <img src={company.logo} alt="" width={26} height={26} style={{ objectFit: 'contain', flex: 'none' }} />
-      ) : (
-        <img src="/favicon.svg" alt="" width={26} height={26} style={{ flex: 'none' }} />
-      )}
-      {collapsed ? null : (
-        <Typography.Text strong ellipsis style={{ color: '#fff', fontSize: 15 }} data-testid="sidebar-title">
-          {title}
-        </Typography.Text>
-      )}
-    </Link>
-  );
-}
 
 export function Sidebar() {
   const { t } = useTranslation();
