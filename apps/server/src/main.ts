@@ -18,12 +18,17 @@ async function main() {
   log.info(
     `console listening on http://localhost:${port} (database: ${config.databaseUrl.replace(/\/\/[^@]*@/, '//***@')})`,
   );
+  const brokerPort = server.app.devices.transport.port;
+  if (brokerPort !== undefined) log.info(`cloud modules connect to mqtt://<this host>:${brokerPort}`);
   if (config.demo) {
     const lines = [
       `Demo sign-in at http://localhost:${port}/login`,
       `  Platform administrator  ${DEMO_ADMIN.account} / ${DEMO_ADMIN.password}`,
       ...DEMO_ACCOUNTS.map((a) => `  ${a.label.padEnd(22)}  ${a.account} / ${DEMO_PASSWORD}`),
       `  One-time codes (SMS / e-mail) are written to ${config.outboxDir}/messages.jsonl`,
+      ...(config.demoFleet
+        ? ['  Six demo gensets run on simulated controllers and cloud modules (DEMO_FLEET=0 turns them off)']
+        : []),
     ];
     console.log(`\n${lines.join('\n')}\n`);
   }

@@ -36,6 +36,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     AUTH_IP_MAX_FAILURES: '1000',
     MQTT_PORT: '0',
+    DEMO_FLEET: '0',
     MQTT_HOST: '127.0.0.1',
     WEB_DIST: join(dataDir, 'no-web'),
     ...(PG_URL ? { DATABASE_URL: PG_URL } : {}),

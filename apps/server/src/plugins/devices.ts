@@ -18,6 +18,7 @@ import { createDeviceService, type DeviceService } from '../modules/devices/serv
 import { realtimeRoutes } from '../modules/devices/realtime.ts';
 import { deviceRoutes } from '../modules/devices/routes.ts';
 import type { DeviceTransport } from '../modules/devices/transport.ts';
+import { startDemoFleet } from '../modules/devices/demo-fleet.ts';
 
 export interface DevicesHandle {
   transport: DeviceTransport;
@@ -86,7 +87,23 @@ export default fp(
     });
     await app.register(deviceRoutes, { prefix: API_BASE, devices: service, auth: opts.auth });
 
-    app.addHook('onClose', async () => {
+    const demoFleet =
+      config.demo && config.demoFleet && transport.port !== undefined
+        ? await startDemoFleet({
+            db,
+            fleet,
+            brokerPort: transport.port,
+            dataDir: config.dataDir,
+            signSecret: config.signSecret,
+            log: app.log,
+            invalidate: () => ingest.invalidate(),
+          })
+        : null;
+
+    // preClose runs before the database closes (onClose): the demo modules say goodbye to a live broker and
+    // everything already received is stored.
+    app.addHook('preClose', async () => {
+      await demoFleet?.close();
       await ingest.close();
       await transport.close();
       await bus.close();

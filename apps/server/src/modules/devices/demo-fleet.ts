@@ -1,0 +1,221 @@
+// The demo fleet: in demo mode the server also runs simulated controllers and their cloud modules, so a
+// newcomer sees a live fleet within a minute: a standby set whose mains fail now and then, sets running on
+// load, a rental set on a trailer that moves, one drifting towards low fuel, and one whose module is offline.
+import { createHmac } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import { layoutG, layoutS } from '@genset/protocol';
+import { startGensetSimulator, type RunningGensetSimulator } from '@genset/simulator';
+import { startGateway, type Gateway, type GatewayLogger } from '@genset/gateway';
+import type { Db } from '../../db/database.ts';
+import { DEMO_COMPANY_NAME } from '../../seed/demo.ts';
+import { hashModemSecret } from './embedded-broker.ts';
+import type { Fleet } from './fleet.ts';
+
+interface DemoSet {
+  modemKey: string;
+  name: string;
+  layout: 'S' | 'G';
+  ratedKw: number;
+  position: { lat: number; lon: number };
+  timeZone: string;
+  scenario: 'mainsFailures' | 'onLoad' | 'trailer' | 'lowFuel' | 'standby' | 'offline';
+}
+
+export const DEMO_SETS: DemoSet[] = [
+  {
+    modemKey: 'DEMO-0001',
+    name: 'City Hospital standby',
+    layout: 'S',
+    ratedKw: 500,
+    position: { lat: 31.2304, lon: 121.4737 },
+    timeZone: 'Asia/Shanghai',
+    scenario: 'mainsFailures',
+  },
+  {
+    modemKey: 'DEMO-0002',
+    name: 'Quarry prime power',
+    layout: 'G',
+    ratedKw: 320,
+    position: { lat: 40.4168, lon: -3.7038 },
+    timeZone: 'Europe/Madrid',
+    scenario: 'onLoad',
+  },
+  {
+    modemKey: 'DEMO-0003',
+    name: 'Rental trailer R-12',
+    layout: 'S',
+    ratedKw: 150,
+    position: { lat: 41.0082, lon: 28.9784 },
+    timeZone: 'Europe/Istanbul',
+    scenario: 'trailer',
+  },
+  {
+    modemKey: 'DEMO-0004',
+    name: 'Telecom tower T-7',
+    layout: 'G',
+    ratedKw: 40,
+    position: { lat: 55.7558, lon: 37.6173 },
+    timeZone: 'Europe/Moscow',
+    scenario: 'lowFuel',
+  },
+  {
+    modemKey: 'DEMO-0005',
+    name: 'Data centre backup',
+    layout: 'S',
+    ratedKw: 800,
+    position: { lat: 25.033, lon: 121.5654 },
+    timeZone: 'Asia/Taipei',
+    scenario: 'standby',
+  },
+  {
+    modemKey: 'DEMO-0006',
+    name: 'Farm irrigation pump',
+    layout: 'G',
+    ratedKw: 60,
+    position: { lat: 51.5072, lon: -0.1276 },
+    timeZone: 'Europe/London',
+    scenario: 'offline',
+  },
+];
+
+const TRAILER_PATH = [
+  { lat: 41.0082, lon: 28.9784 },
+  { lat: 41.0151, lon: 28.9795 },
+  { lat: 41.0255, lon: 28.9742 },
+  { lat: 41.0369, lon: 28.9851 },
+  { lat: 41.0422, lon: 29.0083 },
+];
+
+/** Demo modules' secrets are derived from the server secret, so a restart can start them again. */
+export function demoSecret(signSecret: string, modemKey: string): string {
+  return createHmac('sha256', signSecret).update(`demo-module:${modemKey}`).digest('base64url').slice(0, 24);
+}
+
+function gatewayLogger(log: FastifyBaseLogger, modemKey: string): GatewayLogger {
+  const child = log.child({ module: modemKey });
+  return {
+    info: (message) => child.debug(message),
+    warn: (message) => child.info(message),
+    error: (message) => child.warn(message),
+  };
+}
+
+export async function startDemoFleet(opts: {
+  db: Db;
+  fleet: Fleet;
+  brokerPort: number;
+  dataDir: string;
+  signSecret: string;
+  log: FastifyBaseLogger;
+  invalidate: () => void;
+}): Promise<{ close(): Promise<void> }> {
+  const { db, fleet, log } = opts;
+  const company = await db.selectFrom('company').select('id').where('name', '=', DEMO_COMPANY_NAME).executeTakeFirst();
+  if (!company) return { close: async () => undefined };
+  const manager = await db
+    .selectFrom('users')
+    .select('id')
+    .where('account', '=', 'manager@example.com')
+    .executeTakeFirst();
+  const personal = await db.selectFrom('users').select('id').where('account', '=', '13800000001').executeTakeFirst();
+
+  const sims: RunningGensetSimulator[] = [];
+  const gateways: Gateway[] = [];
+  const timers: NodeJS.Timeout[] = [];
+  for (const [index, demo] of DEMO_SETS.entries()) {
+    const secret = demoSecret(opts.signSecret, demo.modemKey);
+    let modem = await db.selectFrom('modem').select(['id']).where('modem_key', '=', demo.modemKey).executeTakeFirst();
+    if (!modem)
+      modem = { id: (await fleet.createModem({ companyId: company.id, modemKey: demo.modemKey, secret })).id };
+    else
+      await db
+        .updateTable('modem')
+        .set({ secret_hash: hashModemSecret(secret, demo.modemKey) })
+        .where('id', '=', modem.id)
+        .execute();
+    const existing = await db.selectFrom('genset').select('id').where('modem_id', '=', modem.id).executeTakeFirst();
+    if (!existing) {
+      const set = await fleet.createGenset({
+        companyId: company.id,
+        ownerUserId: manager?.id ?? null,
+        name: demo.name,
+        modemId: modem.id,
+        protocolKey: demo.layout === 'S' ? layoutS.key : layoutG.key,
+        timeZone: demo.timeZone,
+        details: { ratedPowerKw: demo.ratedKw, longitude: demo.position.lon, latitude: demo.position.lat },
+      });
+      if (personal) await fleet.subscribe(set.id, personal.id, index % 2 === 0 ? 'control' : 'view');
+    }
+    if (demo.scenario === 'offline') continue;
+
+    const sim = await startGensetSimulator({
+      layout: demo.layout,
+      port: 0,
+      host: '127.0.0.1',
+      unitId: 1,
+      seed: 100 + index,
+      realtime: true,
+      timeScale: 1,
+      mode: 'auto',
+      settings: { rated_kw: demo.ratedKw },
+      loadKw: demo.ratedKw * 0.6,
+      fuelPercent: demo.scenario === 'lowFuel' ? 24 : 85,
+      position: demo.position,
+      runHours: 1200 + index * 431,
+      starts: 300 + index * 57,
+      kwh: 150_000 + index * 41_000,
+    });
+    sims.push(sim);
+    if (demo.scenario === 'onLoad' || demo.scenario === 'trailer' || demo.scenario === 'lowFuel') sim.cutMains();
+    if (demo.scenario === 'trailer') sim.followPath(TRAILER_PATH, 40, true);
+    if (demo.scenario === 'mainsFailures') {
+      // The mains fail for two minutes every ten: the set starts, takes the load, and stops after cooling.
+      let cycle = 0;
+      timers.push(
+        setInterval(() => {
+          cycle = (cycle + 1) % 10;
+          if (cycle === 1) sim.cutMains();
+          if (cycle === 3) sim.restoreMains();
+        }, 60_000),
+      );
+    }
+    if (demo.scenario === 'lowFuel') {
+      // Refuelled once the low-fuel shutdown has happened and a while has passed, so the story repeats.
+      timers.push(
+        setInterval(() => {
+          if ((sim.state.values?.fuel_level ?? 100) < 6) sim.refuel(30);
+        }, 15 * 60_000),
+      );
+    }
+    const dataDir = join(opts.dataDir, 'demo-modules', demo.modemKey);
+    mkdirSync(dataDir, { recursive: true });
+    const gateway = await startGateway(
+      {
+        modemId: demo.modemKey,
+        secret,
+        brokerUrl: `mqtt://127.0.0.1:${opts.brokerPort}`,
+        dataDir,
+        model: 'GC-4G',
+        firmware: '2.4.1',
+        imei: `8600000000${String(index).padStart(5, '0')}`,
+        iccid: `8986000000000000${String(index).padStart(4, '0')}`,
+        gps: demo.position,
+        ports: [{ name: 'port1', host: '127.0.0.1', port: sim.port!, controllers: [{ address: 1 }] }],
+      },
+      { logger: gatewayLogger(log, demo.modemKey) },
+    );
+    gateways.push(gateway);
+  }
+  opts.invalidate();
+  for (const t of timers) t.unref();
+  log.info({ sets: DEMO_SETS.length, live: gateways.length }, 'demo fleet running');
+  return {
+    async close() {
+      for (const t of timers) clearInterval(t);
+      await Promise.allSettled(gateways.map((g) => g.close()));
+      await Promise.allSettled(sims.map((s) => s.close()));
+    },
+  };
+}
