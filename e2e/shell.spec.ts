@@ -1,5 +1,6 @@
 // The shell around the pages: sidebar from the server's menu with its collapse state in a cookie,
 // breadcrumb, document title from the company serving this host name.
+/// <reference lib="dom" />
 import { test, expect } from './fixtures.ts';
 import { api, openSignedIn, VIEWER } from './helpers.ts';
 
@@ -34,4 +35,29 @@ test('the breadcrumb starts with Home except on Home, and the title comes from t
   await expect(page.getByTestId('breadcrumb')).toHaveText(/^Home\s*\/\s*User manual\s*\/\s*\S/);
   await page.getByTestId('breadcrumb').getByRole('link', { name: 'Home' }).click();
   await expect(page).toHaveURL(/\/index$/);
+});
+
+test('navigating starts the next page at the top', async ({ page }) => {
+  await openSignedIn(page, VIEWER, '/help/list');
+  const links = page.getByTestId('help-list').getByRole('link');
+  await expect(links.first()).toBeVisible();
+  const [first, second] = await links.evaluateAll((els) => els.slice(0, 2).map((el) => el.getAttribute('href')));
+  // read the second page once so that it shows at once, long, when it is opened again
+  await links.nth(1).click();
+  await expect(page.getByTestId('help-info').locator('.markdown-body')).toBeVisible();
+  await page.goBack();
+  await links.first().click();
+  await expect(page.getByTestId('help-info').locator('.markdown-body')).toBeVisible();
+  await page.mouse.wheel(0, 5000);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(300);
+  // another long manual page, reached the way an in-page link would
+  await page.evaluate((href) => {
+    history.pushState({}, '', href);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, second!);
+  await expect(page).toHaveURL(new RegExp(`${second!.replace(/[?]/g, '\\?')}$`));
+  await expect(page.getByTestId('help-info').locator('.markdown-body')).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeGreaterThan(1500);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+  expect(first).not.toBe(second);
 });

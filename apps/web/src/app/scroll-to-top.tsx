@@ -3,10 +3,10 @@ import { useLayoutEffect } from 'react';
 import { useLocation } from 'react-router';
 
 export function ScrollToTop() {
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   useLayoutEffect(() => {
     window.scrollTo(0, 0);
     document.querySelectorAll('[data-scroll-container]').forEach((el) => el.scrollTo(0, 0));
-  }, [pathname]);
+  }, [pathname, search]);
   return null;
 }
