@@ -1,6 +1,6 @@
 // Starts the real server once for all browser tests: a fresh data directory, the demo accounts, and the
 // console built into apps/web/dist. Tests find it through E2E_BASE_URL and E2E_DATA_DIR (and a spare
-// account through E2E_SPARE_ACCOUNT).
+// account through E2E_SPARE_ACCOUNT, the demo sets' tokens through E2E_SETS).
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,6 +68,9 @@ export default async function globalSetup() {
   // it now lets that wait overlap with the other tests.
   const spare = await registerSpareAccount(server.url, dataDir);
   process.env.E2E_SPARE_ACCOUNT = JSON.stringify(spare);
+  // There is no list call for sets yet; the demo fleet's tokens are looked up once here.
+  const sets = await server.app.database.db.selectFrom('genset').select(['name', 'token']).execute();
+  process.env.E2E_SETS = JSON.stringify(Object.fromEntries(sets.map((s) => [s.name, s.token])));
   return async () => {
     await server.close();
     rmSync(dataDir, { recursive: true, force: true });

@@ -141,3 +141,10 @@ export async function spareAccount(): Promise<{ username: string; password: stri
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
   return spare;
 }
+
+/** The token of a demo-fleet set, by name. */
+export function demoSetToken(name: string): string {
+  const token = (JSON.parse(process.env.E2E_SETS ?? '{}') as Record<string, string>)[name];
+  if (!token) throw new Error(`no demo set named ${name}`);
+  return token;
+}

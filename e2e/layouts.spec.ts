@@ -1,7 +1,7 @@
 // The frames of the set pages (/top/*) and the station pages (/ems/*).
 /// <reference lib="dom" />
 import { test, expect } from './fixtures.ts';
-import { openSignedIn, VIEWER } from './helpers.ts';
+import { demoSetToken, openSignedIn, PERSONAL, VIEWER } from './helpers.ts';
 
 test('the top layout without a set says so and offers all four tabs with a running clock', async ({ page }) => {
   await openSignedIn(page, VIEWER, '/top/realtime');
@@ -27,6 +27,27 @@ test('a maintenance token hides the maintenance tab and the query is carried bet
   await expect(page.getByTestId('set-status').locator('.ant-typography-danger')).toBeVisible();
   await tabs.getByRole('link', { name: 'Real data' }).click();
   await expect(page).toHaveURL(/\/top\/realdata\?token=unknownSet1&mtoken=m1$/);
+});
+
+test('the top bar shows a live set: name, status in colour and word, alarms, refreshed every 10 s', async ({
+  page,
+}) => {
+  const token = demoSetToken('City Hospital standby');
+  await openSignedIn(page, PERSONAL, `/top/realtime?token=${token}`);
+  await expect(page.getByTestId('set-name')).toHaveText('City Hospital standby');
+  const status = page.getByTestId('set-status');
+  await expect(status.locator('.ant-tag')).toHaveText(/^(Offline|Stopped|Standby|Running)$/);
+  await expect(status).toContainText(/Alarms: \d+/);
+  // control rights on this set: the module may be restarted
+  await expect(page.getByTestId('restart-module')).toBeEnabled();
+  const again = await page.waitForRequest((r) => r.url().endsWith('/yewu/devicedata/getstatus'), { timeout: 15_000 });
+  expect(JSON.parse(again.postData() ?? '{}')).toMatchObject({ token });
+});
+
+test('a set the user may only view cannot have its module restarted', async ({ page }) => {
+  await openSignedIn(page, PERSONAL, `/top/realtime?token=${demoSetToken('Quarry prime power')}`);
+  await expect(page.getByTestId('set-name')).toHaveText('Quarry prime power');
+  await expect(page.getByTestId('restart-module')).toBeDisabled();
 });
 
 test('the clock shows only in Chinese and English', async ({ page }) => {
