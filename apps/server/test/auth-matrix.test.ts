@@ -1,0 +1,75 @@
+// Every call that needs a session answers 101 without a token, 50008 for a bad signature or a stale
+// time, and 50014 for an expired session; every public call checks the signature too.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createTestApp, login, type TestApp } from './helpers.ts';
+import { hashToken } from '../src/modules/auth/tokens.ts';
+
+let t: TestApp;
+let expired: string;
+
+const SIGNED_IN: ['GET' | 'POST', string, unknown?][] = [
+  ['POST', '/logout'],
+  ['GET', '/user/info'],
+  ['GET', '/getRoute'],
+  ['POST', '/user/password', { password: 'a', newPassword: 'Next#2026', newPasswords: 'Next#2026' }],
+  ['POST', '/user/delUser', { password: 'a' }],
+  ['POST', '/user/setMessage', { alarmSms: true }],
+  ['POST', '/user/updateProfile', { nickname: 'x' }],
+  ['GET', '/company/getinfo/1'],
+  ['GET', '/help/list'],
+  ['POST', '/devicedata/getstatus', { token: 'abc' }],
+  ['POST', '/realTimeData/monitorList', { token: 'abc' }],
+  ['POST', '/devicedata/commands', { token: 'abc' }],
+  ['POST', '/devicedata/sendaction', { token: 'abc', action: 'start' }],
+];
+const PUBLIC: ['GET' | 'POST', string, unknown?][] = [
+  ['POST', '/user/login', { username: 'viewer@example.com', password: 'Demo#2026' }],
+  ['POST', '/user/codelogin', { username: 'viewer@example.com', code: '123456' }],
+  ['POST', '/sendMessage', { username: 'viewer@example.com' }],
+  [
+    'POST',
+    '/user/register',
+    { username: 'a@example.com', code: '123456', newPassword: 'Next#2026', newPasswords: 'Next#2026' },
+  ],
+  [
+    'POST',
+    '/user/forgetPassword',
+    { username: 'a@example.com', code: '123456', newPassword: 'Next#2026', newPasswords: 'Next#2026' },
+  ],
+  ['GET', '/company/getName'],
+  ['GET', '/company/getlogo'],
+];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  expired = await login(t.app, 'viewer@example.com', 'Demo#2026');
+  await t.app.database.db
+    .updateTable('session')
+    .set({ expires_at: Date.now() - 1 })
+    .where('token_hash', '=', hashToken(expired))
+    .execute();
+});
+afterAll(async () => t.close());
+
+describe.each(SIGNED_IN)('%s %s', (method, url, body) => {
+  const o = body === undefined ? {} : { body };
+  it('needs a token (101)', async () => {
+    expect((await call(t.app, method, url, o)).code).toBe(101);
+  });
+  it('refuses a bad signature and a stale time (50008)', async () => {
+    const token = await login(t.app, 'viewer@example.com', 'Demo#2026');
+    expect((await call(t.app, method, url, { ...o, token, sign: 'f'.repeat(64) })).code).toBe(50008);
+    expect((await call(t.app, method, url, { ...o, token, skew: -600 })).code).toBe(50008);
+  });
+  it('refuses an expired session (50014)', async () => {
+    expect((await call(t.app, method, url, { ...o, token: expired })).code).toBe(50014);
+  });
+});
+
+describe.each(PUBLIC)('%s %s (public)', (method, url, body) => {
+  it('refuses a bad signature and a stale time (50008)', async () => {
+    const o = body === undefined ? {} : { body };
+    expect((await call(t.app, method, url, { ...o, sign: 'f'.repeat(64) })).code).toBe(50008);
+    expect((await call(t.app, method, url, { ...o, skew: 600 })).code).toBe(50008);
+  });
+});
