@@ -510,3 +510,55 @@ describe('commands', () => {
     await module.close();
   });
 });
+
+describe('after a restart', () => {
+  it('marks a module offline that was online before the restart and stays silent', async () => {
+    const set = await newSet('Silent after restart');
+    await t.app.database.db.updateTable('modem').set({ online: 1 }).where('id', '=', set.modemId).execute();
+    await t.app.database.db
+      .insertInto('set_latest')
+      .values({
+        genset_id: set.id,
+        status: 3,
+        alarm_count: 0,
+        values: '{}',
+        device_ts: Date.now(),
+        updated_at: Date.now(),
+      })
+      .execute();
+    // A second server on the same database stands for the restarted one.
+    const { createIngest } = await import('../src/modules/devices/ingest.ts');
+    const { createLocalBus } = await import('../src/modules/devices/bus.ts');
+    const handlers: unknown[] = [];
+    const ingest = createIngest({
+      db: t.app.database.db,
+      transport: {
+        port: undefined,
+        onMessage: (h) => handlers.push(h),
+        publish: async () => undefined,
+        connected: () => false,
+        close: async () => undefined,
+      },
+      protocols: t.app.devices.protocols,
+      bus: createLocalBus(),
+      log: t.app.log,
+      expectedPeriodMs: () => 500,
+      onHello: () => undefined,
+      onReply: () => undefined,
+    });
+    await expect
+      .poll(
+        async () =>
+          (
+            await t.app.database.db
+              .selectFrom('set_latest')
+              .select('status')
+              .where('genset_id', '=', set.id)
+              .executeTakeFirst()
+          )?.status,
+        { timeout: 8000 },
+      )
+      .toBe(0);
+    await ingest.close();
+  });
+});

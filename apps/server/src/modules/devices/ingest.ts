@@ -562,6 +562,19 @@ export function createIngest(opts: IngestOptions) {
     }
   }
 
+  // Modules that were online when the server last stopped count as just seen: if they stay silent, the
+  // watchdog below marks them offline after three periods, as if the server had never been away.
+  void db
+    .selectFrom('modem')
+    .select('modem_key')
+    .where('online', '=', 1)
+    .execute()
+    .then((rows) => {
+      const now = Date.now();
+      for (const r of rows) if (!lastSeen.has(r.modem_key)) lastSeen.set(r.modem_key, now);
+    })
+    .catch((err: unknown) => log.warn({ err }, 'could not read modules online at start'));
+
   // Three missed report periods: the module's sets are offline even without a last will.
   const watchdog = setInterval(() => {
     const now = Date.now();
