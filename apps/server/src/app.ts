@@ -44,7 +44,15 @@ export interface BuildOptions {
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config } = opts;
   const app = Fastify({
-    logger: opts.logger ?? { level: config.logLevel },
+    // People at a terminal get readable lines; anything else (files, log collectors) gets JSON.
+    logger:
+      opts.logger ??
+      (process.stdout.isTTY
+        ? {
+            level: config.logLevel,
+            transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } },
+          }
+        : { level: config.logLevel }),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     genReqId: () => Math.random().toString(36).slice(2, 10),
