@@ -41,7 +41,8 @@ async function contextAction(page: Page, path: string, action: string) {
   await tag(page, path).click({ button: 'right' });
   const menu = page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').last();
   await expect(menu).toBeVisible();
-  expect((await menu.boundingBox())?.width).toBe(105);
+  // measured once the opening animation has settled
+  await expect.poll(async () => (await menu.boundingBox())?.width).toBe(105);
   await menu.getByRole('menuitem', { name: action, exact: true }).click();
 }
 
