@@ -291,7 +291,8 @@ describe.skipIf(PG_URL)(
         const readDuringOutage = [...heldOverOutage.entries()].filter(([, ts]) => ts >= cutAt && ts < restoredAt);
         // None of these had reached the server: they can only be stored from now on, long after they were read.
         expect(readDuringOutage.every(([seq]) => seq > acked(cut))).toBe(true);
-        expect(readDuringOutage.length).toBeGreaterThanOrEqual(Math.floor((restoredAt - cutAt) / RATE_MS) - 3);
+        // A reading every period; the poller's timer may slip a few ms per period, hence 95 %.
+        expect(readDuringOutage.length).toBeGreaterThanOrEqual(Math.floor((0.95 * (restoredAt - cutAt)) / RATE_MS));
 
         // Drain: every module catches up, then stops; the server must then hold each module's every seq.
         await caughtUp(modules, 60_000, 'every module to be acked after the outage');
@@ -352,7 +353,7 @@ describe.skipIf(PG_URL)(
           // back, so at least `restoredAt`) with the time it was read, inside the outage.
           const rows = samplesOf(db, cut);
           const inOutage = rows.filter((r) => r.ts >= cutAt && r.ts < restoredAt);
-          expect(inOutage.length).toBeGreaterThanOrEqual(Math.floor(OUTAGE_MS / RATE_MS) - 3);
+          expect(inOutage.length).toBeGreaterThanOrEqual(Math.floor((0.95 * OUTAGE_MS) / RATE_MS));
           expect(inOutage.length).toBe(readDuringOutage.length);
           const byseq = new Map(rows.map((r) => [r.seq, r.ts]));
           for (const [seq, ts] of heldOverOutage) expect(byseq.get(seq), `cut-off module seq ${seq}`).toBe(ts);
