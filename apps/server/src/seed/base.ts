@@ -2,10 +2,9 @@
 // platform company, and (when asked for by configuration) the first platform administrator.
 import { Permission, ALL_PERMISSIONS, type DataScope, type MenuType } from '@genset/protocol';
 import type { Db } from '../db/database.ts';
-import { hashPassword } from '../modules/auth/passwords.ts';
-import { newInviteCode } from '../modules/auth/tokens.ts';
-import { DEFAULT_MESSAGE_SETTINGS } from '../modules/auth/defaults.ts';
-import { isEmail } from '@genset/protocol';
+import { createUser } from '../modules/account/users.ts';
+
+export { createUser };
 
 interface MenuSeed {
   name: string;
@@ -153,42 +152,6 @@ export async function ensureRoles(db: Db, companyId: number, roles: RoleSeed[]) 
 
 export async function ensureCompanyRoles(db: Db, companyId: number) {
   return ensureRoles(db, companyId, COMPANY_ROLES);
-}
-
-export async function createUser(
-  db: Db,
-  u: {
-    companyId: number;
-    roleId: number | null;
-    departmentId?: number | null;
-    account: string;
-    password: string;
-    nickname: string;
-    type?: 'personal' | 'corporate';
-  },
-) {
-  const now = Date.now();
-  const row = await db
-    .insertInto('users')
-    .values({
-      company_id: u.companyId,
-      department_id: u.departmentId ?? null,
-      role_id: u.roleId,
-      account: u.account,
-      account_kind: isEmail(u.account) ? 'email' : 'mobile',
-      nickname: u.nickname,
-      type: u.type ?? 'corporate',
-      password_hash: await hashPassword(u.password),
-      invite_code: newInviteCode(),
-      status: 'active',
-      message_settings: JSON.stringify(DEFAULT_MESSAGE_SETTINGS),
-      created_at: now,
-      updated_at: now,
-      deleted_at: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
 }
 
 export async function seedBase(db: Db, admin?: { account: string; password: string }) {

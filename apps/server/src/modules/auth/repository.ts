@@ -15,10 +15,6 @@ export function createAuthRepository(db: Db) {
     findUserById(id: number) {
       return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
     },
-    async insertUser(row: Insertable<UserTable>): Promise<number> {
-      const r = await db.insertInto('users').values(row).returning('id').executeTakeFirstOrThrow();
-      return r.id;
-    },
     async updateUser(id: number, patch: Updateable<UserTable>) {
       await db.updateTable('users').set(patch).where('id', '=', id).execute();
     },

@@ -8,8 +8,9 @@ import type { Db } from '../../db/database.ts';
 import type { MessageSender } from '../sms/sender.ts';
 import { createAuthRepository, type UserRow } from './repository.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
-import { hashCode, hashToken, newInviteCode, newNumericCode, newToken, TOKEN_PATTERN } from './tokens.ts';
+import { hashCode, hashToken, newNumericCode, newToken, TOKEN_PATTERN } from './tokens.ts';
 import { DEFAULT_MESSAGE_SETTINGS } from './defaults.ts';
+import { createUser } from '../account/users.ts';
 
 export interface SessionContext {
   sessionId: number;
@@ -319,22 +320,13 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
         .where('company_id', '=', companyId)
         .where('role_key', '=', 'personal')
         .executeTakeFirst();
-      const now = Date.now();
-      const id = await repo.insertUser({
-        company_id: companyId,
-        department_id: null,
-        role_id: role?.id ?? null,
+      const id = await createUser(deps.db, {
+        companyId,
+        roleId: role?.id ?? null,
         account,
-        account_kind: isEmail(account) ? 'email' : 'mobile',
+        password: input.newPassword,
         nickname: input.nickname?.trim() || account.replace(/@.*/, ''),
         type: input.type,
-        password_hash: await hashPassword(input.newPassword),
-        invite_code: newInviteCode(),
-        status: 'active',
-        message_settings: JSON.stringify(DEFAULT_MESSAGE_SETTINGS),
-        created_at: now,
-        updated_at: now,
-        deleted_at: null,
       });
       const user = (await repo.findUserById(id))!;
       await writeLog(user, 'log.registered', {}, client.ip);

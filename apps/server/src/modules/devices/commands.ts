@@ -6,7 +6,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import type { DeviceTransport } from './transport.ts';
 
-type RequestBody = ModemRequest extends infer R ? (R extends ModemRequest ? Omit<R, 'id'> : never) : never;
+/** A request as callers write it: the dispatcher adds the id. */
+export type ModemRequestBody = ModemRequest extends infer R ? (R extends ModemRequest ? Omit<R, 'id'> : never) : never;
 
 export interface CommandOutcome {
   status: 'ok' | 'failed' | 'timeout';
@@ -30,7 +31,7 @@ export function createCommandDispatcher(opts: { db: Db; transport: DeviceTranspo
       gensetId: number | null;
       userId: number | null;
       name: string;
-      request: RequestBody;
+      request: ModemRequestBody;
       timeoutMs: number;
     }): Promise<CommandOutcome> {
       const requestId = randomUUID();

@@ -7,7 +7,7 @@ import { translate } from '../../i18n/messages.ts';
 import type { AccountService } from '../account/service.ts';
 import type { SessionContext } from '../auth/service.ts';
 import { verifyPassword } from '../auth/passwords.ts';
-import type { CommandDispatcher, CommandOutcome } from './commands.ts';
+import type { CommandDispatcher, CommandOutcome, ModemRequestBody } from './commands.ts';
 import { atLeast, type Fleet, type GensetRow, type Rights } from './fleet.ts';
 import type { ProtocolStore } from './protocols.ts';
 import type { DeviceTransport } from './transport.ts';
@@ -100,8 +100,51 @@ export function createDeviceService(opts: DeviceServiceOptions) {
     return modem;
   }
 
+  /**
+   * Sends a request to the set's module and waits for its reply. Refused at once when the module is known
+   * to be offline; a failure or timeout becomes the matching error; every outcome goes to the operation log.
+   */
+  async function dispatch(
+    ctx: SessionContext,
+    set: GensetRow,
+    input: {
+      name: string;
+      request: ModemRequestBody;
+      matter: string;
+      feedback: Record<string, unknown>;
+      ip: string;
+      lang: Language;
+    },
+  ): Promise<CommandOutcome> {
+    const modem = await requireModule(set);
+    if (!opts.transport.connected(modem.modem_key) && opts.transport.port !== undefined) {
+      await log(ctx, set, input.matter, { ...input.feedback, outcome: 'offline' }, input.ip);
+      throw new AppError(ResultCode.deviceTimeout, 'errors.moduleOffline', {}, { state: 'error', requestId: null });
+    }
+    const outcome = await opts.commands.send({
+      modemKey: modem.modem_key,
+      modemId: modem.id,
+      gensetId: set.id,
+      userId: ctx.user.id,
+      name: input.name,
+      request: input.request,
+      timeoutMs: opts.commandTimeoutMs,
+    });
+    await log(
+      ctx,
+      set,
+      input.matter,
+      { ...input.feedback, outcome: outcome.status, error: outcome.reply?.error },
+      input.ip,
+    );
+    const error = outcomeError(outcome, input.lang);
+    if (error) throw error;
+    return outcome;
+  }
+
   return {
     resolve,
+    dispatch,
 
     async snapshot(gensetId: number): Promise<{ monitor: MonitorMessage; alarm: AlarmMessage } | null> {
       const set = await db.selectFrom('genset').select(['id', 'token']).where('id', '=', gensetId).executeTakeFirst();
@@ -218,57 +261,27 @@ export function createDeviceService(opts: DeviceServiceOptions) {
         );
         throw new AppError(ResultCode.conflict, 'errors.commandRefused', { reason: refusal[lang] });
       }
-      const modem = await requireModule(set);
-      if (!opts.transport.connected(modem.modem_key) && opts.transport.port !== undefined) {
-        await log(
-          ctx,
-          set,
-          'log.command',
-          { command: command.key, title: command.title['en-US'], outcome: 'offline' },
-          ip,
-        );
-        throw new AppError(ResultCode.deviceTimeout, 'errors.moduleOffline', {}, { state: 'error', requestId: null });
-      }
-      const outcome = await opts.commands.send({
-        modemKey: modem.modem_key,
-        modemId: modem.id,
-        gensetId: set.id,
-        userId: ctx.user.id,
+      const outcome = await dispatch(ctx, set, {
         name: command.key,
         request: { kind: 'write', port: set.port, address: set.address, writes: planCommandWrites(command) },
-        timeoutMs: opts.commandTimeoutMs,
-      });
-      await log(
-        ctx,
-        set,
-        'log.command',
-        { command: command.key, title: command.title['en-US'], outcome: outcome.status, error: outcome.reply?.error },
+        matter: 'log.command',
+        feedback: { command: command.key, title: command.title['en-US'] },
         ip,
-      );
-      const error = outcomeError(outcome, lang);
-      if (error) throw error;
+        lang,
+      });
       return { state: 'ok' as const, requestId: outcome.requestId, info: title };
     },
 
     async restartModem(ctx: SessionContext, token: string, ip: string, lang: Language) {
       const { set } = await resolve(ctx, token, 'control');
-      const modem = await requireModule(set);
-      if (!opts.transport.connected(modem.modem_key) && opts.transport.port !== undefined) {
-        await log(ctx, set, 'log.restart', { outcome: 'offline' }, ip);
-        throw new AppError(ResultCode.deviceTimeout, 'errors.moduleOffline', {}, { state: 'error', requestId: null });
-      }
-      const outcome = await opts.commands.send({
-        modemKey: modem.modem_key,
-        modemId: modem.id,
-        gensetId: set.id,
-        userId: ctx.user.id,
+      const outcome = await dispatch(ctx, set, {
         name: 'restart',
         request: { kind: 'restart' },
-        timeoutMs: opts.commandTimeoutMs,
+        matter: 'log.restart',
+        feedback: {},
+        ip,
+        lang,
       });
-      await log(ctx, set, 'log.restart', { outcome: outcome.status }, ip);
-      const error = outcomeError(outcome, lang);
-      if (error) throw error;
       return { state: 'ok' as const, requestId: outcome.requestId, info: translate(lang, 'success.operation') };
     },
   };

@@ -1,0 +1,42 @@
+// Creating a user account: one place for the defaults every new account gets (hashed password, invite
+// code, message settings), used by registration, the seed and tests.
+import { isEmail } from '@genset/protocol';
+import type { Db } from '../../db/database.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import { newInviteCode } from '../auth/tokens.ts';
+import { DEFAULT_MESSAGE_SETTINGS } from '../auth/defaults.ts';
+
+export interface NewUser {
+  companyId: number;
+  roleId: number | null;
+  departmentId?: number | null;
+  account: string;
+  password: string;
+  nickname: string;
+  type?: 'personal' | 'corporate';
+}
+
+export async function createUser(db: Db, u: NewUser): Promise<number> {
+  const now = Date.now();
+  const row = await db
+    .insertInto('users')
+    .values({
+      company_id: u.companyId,
+      department_id: u.departmentId ?? null,
+      role_id: u.roleId,
+      account: u.account,
+      account_kind: isEmail(u.account) ? 'email' : 'mobile',
+      nickname: u.nickname,
+      type: u.type ?? 'corporate',
+      password_hash: await hashPassword(u.password),
+      invite_code: newInviteCode(),
+      status: 'active',
+      message_settings: JSON.stringify(DEFAULT_MESSAGE_SETTINGS),
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
