@@ -51,6 +51,8 @@ export class ControllerPoller {
   private polling = false;
   private stopped = false;
   private lastStartedAt = 0;
+  /** When the pending timer was meant to fire (the grid point), as opposed to when it does. */
+  private scheduledFor: number | undefined;
   private lastSentKey: string | undefined;
   private periodsSinceSent = 0;
   private lastReadAt: number | undefined;
@@ -113,9 +115,13 @@ export class ControllerPoller {
   private schedule(): void {
     this.clearTimer();
     if (this.stopped || !this.plan) return;
-    // Fixed rate from the start of the last poll, so a slow controller does not stretch the period.
-    const delay = Math.max(0, this.lastStartedAt + this.rateOf(this.plan) - Date.now());
-    this.timer = setTimeout(() => void this.poll(), delay);
+    // Fixed rate on a grid from the nominal start of the last poll, so neither a slow controller nor a late
+    // timer stretches the period; after a long stall the grid starts again from now instead of bursting.
+    const rate = this.rateOf(this.plan);
+    const now = Date.now();
+    const due = this.lastStartedAt + rate < now - rate ? now : this.lastStartedAt + rate;
+    this.scheduledFor = due;
+    this.timer = setTimeout(() => void this.poll(), Math.max(0, due - now));
   }
 
   private async poll(): Promise<void> {
@@ -123,8 +129,9 @@ export class ControllerPoller {
     const plan = this.plan;
     if (this.stopped || !plan) return;
     this.polling = true;
-    this.lastStartedAt = Date.now();
-    const ts = this.lastStartedAt;
+    const ts = Date.now();
+    this.lastStartedAt = this.scheduledFor ?? ts;
+    this.scheduledFor = undefined;
     let snapshot: Snapshot;
     try {
       const result = await this.link.run(this.address, (channel) => readBlocks(channel, plan.blocks));

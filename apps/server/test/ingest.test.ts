@@ -191,7 +191,7 @@ describe('ingestion', () => {
       .where('genset_id', '=', set.id)
       .where('status', '=', 0)
       .execute();
-    expect(reasons.map((r) => r.reason)).toContain('lastWill');
+    expect(reasons.map((r) => r.reason)).toContain('moduleOffline');
 
     const quiet = await newSet();
     const m2 = await connectFakeModule(brokerUrl, quiet.modemKey, quiet.secret, { will: false });

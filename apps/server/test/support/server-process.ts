@@ -35,7 +35,10 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
   const output: string[] = [];
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output.join('')}`)), timeoutMs);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start:\n${output.join('')}`));
+    }, timeoutMs);
     const onData = (chunk: Buffer) => {
       output.push(chunk.toString());
       if (chunk.toString().includes('console listening')) {

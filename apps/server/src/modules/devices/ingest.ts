@@ -534,7 +534,10 @@ export function createIngest(opts: IngestOptions) {
           const state = payload.toString('utf8').trim();
           if (state === 'offline') {
             lastSeen.delete(modemKey);
-            void setOffline(modemKey, 'lastWill').catch((err: unknown) => log.error({ err }, 'offline update failed'));
+            // 'offline' on the state topic: the module's last will, or its own goodbye when it closes cleanly.
+            void setOffline(modemKey, 'moduleOffline').catch((err: unknown) =>
+              log.error({ err }, 'offline update failed'),
+            );
           }
           return;
         }
