@@ -4,3 +4,4 @@ export * from './rules.ts';
 export * from './auth.ts';
 export * from './permissions.ts';
 export * from './devices.ts';
+export * from './protocols.ts';
