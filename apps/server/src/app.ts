@@ -13,6 +13,7 @@ import { openDatabase, type OpenedDatabase } from './db/database.ts';
 import apiConventions from './plugins/api.ts';
 import authPlugin from './plugins/auth.ts';
 import devicesPlugin from './plugins/devices.ts';
+import protocolsPlugin from './plugins/protocols.ts';
 import { createAuthService } from './modules/auth/service.ts';
 import { createAccountService } from './modules/account/service.ts';
 import { createCompanyService } from './modules/company/service.ts';
@@ -108,6 +109,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     { prefix: API_BASE },
   );
   await app.register(devicesPlugin, { config, auth, accounts });
+  await app.register(protocolsPlugin, { config });
 
   mkdirSync(config.uploadsDir, { recursive: true });
   await app.register(fastifyStatic, {
