@@ -229,6 +229,15 @@ export interface CommandTable {
   finished_at: number | null;
 }
 
+export interface ItemSelectionTable {
+  id: Generated<number>;
+  user_id: number;
+  genset_id: number;
+  /** JSON array of item keys, in display order. */
+  items: string;
+  updated_at: number;
+}
+
 export interface Database {
   company: CompanyTable;
   company_host: CompanyHostTable;
@@ -251,4 +260,5 @@ export interface Database {
   rollup_hour: RollupTable;
   rollup_day: RollupTable;
   command: CommandTable;
+  item_selection: ItemSelectionTable;
 }

@@ -12,7 +12,7 @@ import { createProtocolStore, seedProtocols, type ProtocolStore } from '../modul
 import { createLocalBus, type RealtimeBus } from '../modules/devices/bus.ts';
 import { createIngest, type Ingest } from '../modules/devices/ingest.ts';
 import { createPlanner, type Planner } from '../modules/devices/plans.ts';
-import { createCommandDispatcher } from '../modules/devices/commands.ts';
+import { createCommandDispatcher, type CommandDispatcher } from '../modules/devices/commands.ts';
 import { createFleet, type Fleet } from '../modules/devices/fleet.ts';
 import { createDeviceService, type DeviceService } from '../modules/devices/service.ts';
 import { realtimeRoutes } from '../modules/devices/realtime.ts';
@@ -26,6 +26,7 @@ export interface DevicesHandle {
   bus: RealtimeBus;
   ingest: Ingest;
   planner: Planner;
+  commands: CommandDispatcher;
   fleet: Fleet;
   service: DeviceService;
 }
@@ -74,7 +75,7 @@ export default fp(
       transport,
       commandTimeoutMs: config.commandTimeoutMs,
     });
-    app.decorate('devices', { transport, protocols, bus, ingest, planner, fleet, service });
+    app.decorate('devices', { transport, protocols, bus, ingest, planner, commands, fleet, service });
 
     await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
     await app.register(realtimeRoutes, {

@@ -3,10 +3,12 @@ import type { Migration } from 'kysely';
 import type { DbKind } from '../database.ts';
 import { accounts } from './001-accounts.ts';
 import { devices } from './002-devices.ts';
+import { itemSelection } from './003-item-selection.ts';
 
 export function migrations(kind: DbKind): Record<string, Migration> {
   return {
     '001-accounts': accounts(kind),
     '002-devices': devices(kind),
+    '003-item-selection': itemSelection(kind),
   };
 }
