@@ -388,6 +388,25 @@ describe('realtime data selection', () => {
     const theirs = await call(t.app, 'POST', '/deviceitems/select', { token: otherToken, body: { token: set.token } });
     expect(theirs.data.custom).toBe(false);
 
+    // Items that left the protocol are dropped from a choice; a choice left empty falls back to the default.
+    const managerId = (await call(t.app, 'GET', '/user/info', { token: manager })).data.info.id;
+    await t.app.database.db
+      .updateTable('item_selection')
+      .set({ items: JSON.stringify(['retired_item', 'gen_kw']) })
+      .where('user_id', '=', managerId)
+      .where('genset_id', '=', set.id)
+      .execute();
+    const pruned = await call(t.app, 'POST', '/deviceitems/select', { token: manager, body: { token: set.token } });
+    expect(pruned.data.items.map((i: any) => i.key)).toEqual(['gen_kw']);
+    await t.app.database.db
+      .updateTable('item_selection')
+      .set({ items: JSON.stringify(['retired_item']) })
+      .where('user_id', '=', managerId)
+      .execute();
+    const fallback = await call(t.app, 'POST', '/deviceitems/select', { token: manager, body: { token: set.token } });
+    expect(fallback.data.custom).toBe(false);
+    expect(fallback.data.items.map((i: any) => i.key)).toEqual(realtime);
+
     const reset = await call(t.app, 'POST', '/deviceitems/reset', { token: manager, body: { token: set.token } });
     expect(reset.data.custom).toBe(false);
     expect(reset.data.items.map((i: any) => i.key)).toEqual(realtime);

@@ -30,7 +30,7 @@ export function createDataSelectionService(opts: DataSelectionOptions) {
     return (await protocols.get(set.protocol_key))?.doc.items ?? [];
   }
 
-  /** The user's keys still known to the protocol, or null for the default. */
+  /** The user's keys still known to the protocol, or null for the protocol's default. */
   async function chosen(userId: number, set: GensetRow, items: readonly DataItem[]): Promise<string[] | null> {
     const row = await db
       .selectFrom('item_selection')
@@ -40,7 +40,9 @@ export function createDataSelectionService(opts: DataSelectionOptions) {
       .executeTakeFirst();
     if (!row) return null;
     const known = new Set(items.map((item) => item.key));
-    return (JSON.parse(row.items) as string[]).filter((key) => known.has(key));
+    const keys = (JSON.parse(row.items) as string[]).filter((key) => known.has(key));
+    // A choice whose items all left the protocol falls back to the default rather than an empty page.
+    return keys.length > 0 ? keys : null;
   }
 
   function meta(item: DataItem, lang: Language) {

@@ -133,7 +133,6 @@ function applyDropdowns(doc: Record<string, unknown>, input: unknown): ProtocolP
   doc.configParams = params.map((param) => {
     if (!isRecord(param)) return param;
     const { options: _previous, ...rest } = param;
-    void _previous;
     const dropdown = dropdowns.find((candidate) => candidate.param === param.key);
     return dropdown ? { ...rest, options: dropdown.options } : rest;
   });
@@ -303,7 +302,6 @@ export function createProtocolService(opts: ProtocolServiceOptions) {
       const r = await row(input.id);
       const base = stored(r);
       const { id: _id, dropdowns, ...parts } = input;
-      void _id;
       if (Object.keys(parts).length === 0 && dropdowns === undefined) {
         throw new AppError(ResultCode.invalid, 'errors.protocolNoChange');
       }
