@@ -207,8 +207,18 @@ describe('commands through the module', () => {
       30_000,
       ws.messages.indexOf(alarm),
     );
-    // The fault stays for a while (several polls): still one alarm.
+    // The fault goes and comes back within a second, and stays for several polls: still one alarm.
+    site.sim.clearFault('emergency_stop');
+    await new Promise((r) => setTimeout(r, 300));
+    site.sim.injectFault('emergency_stop');
     await new Promise((r) => setTimeout(r, 3 * ONLINE_RATE_MS));
+    const open = await t.app.database.db
+      .selectFrom('alarm')
+      .select('id')
+      .where('genset_id', '=', site.gensetId)
+      .where('code', '=', 'emergency_stop')
+      .execute();
+    expect(open).toHaveLength(1);
     site.sim.clearFault('emergency_stop');
     const beforeReset = ws.messages.length;
     const reset = await call(t.app, 'POST', '/devicedata/sendaction', {
