@@ -50,6 +50,12 @@ export async function startEmbeddedBroker(opts: {
 
   const broker = await Aedes.createBroker({
     heartbeatInterval: 60_000,
+    // No cap on messages in flight inside the broker (0 = unlimited). The default cap (100) does not bound
+    // memory (messages over it wait in an unbounded queue), but that queue is emptied by recursion, one
+    // level per message nobody subscribes to (a module's `data`): a burst arriving while 100 deliveries
+    // (acks, plans) are pending overflowed the stack and crashed the server (bench/ingest.ts, max rate).
+    // Reading from each socket still waits until its previous packets are handled (backpressure stays).
+    concurrency: 0,
     authenticate: (client, username, password, done) => {
       const refuse = (why: string) => {
         log.warn({ clientId: client.id, username, why }, 'mqtt connection refused');

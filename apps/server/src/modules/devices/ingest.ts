@@ -164,21 +164,54 @@ export function createIngest(opts: IngestOptions) {
     }
   }
 
-  async function bucketFor(trx: Db, table: Bucket['table'], gensetId: number, bucket: number): Promise<Bucket> {
+  /**
+   * The bucket a sample falls in. `inBatch` holds the buckets the running batch changed, keyed by table, set
+   * and bucket: their rows are written only at the end of the batch, so a bucket met again after another one
+   * (a resend from an older hour between live samples) must be taken from there, not read again (which
+   * would start it afresh and insert its row twice).
+   */
+  async function bucketFor(
+    trx: Db,
+    table: Bucket['table'],
+    gensetId: number,
+    bucket: number,
+    inBatch: Map<string, Bucket>,
+  ): Promise<Bucket> {
     const key = `${table}|${gensetId}`;
     const cached = buckets.get(key);
     if (cached && cached.bucket === bucket) return cached;
-    const row = await trx
-      .selectFrom(table)
-      .selectAll()
-      .where('genset_id', '=', gensetId)
-      .where('bucket', '=', bucket)
-      .executeTakeFirst();
-    const b: Bucket = row
-      ? { table, gensetId, bucket, stats: JSON.parse(row.stats) as BucketStats, samples: row.samples, persisted: true }
-      : { table, gensetId, bucket, stats: {}, samples: 0, persisted: false };
+    let b = inBatch.get(`${key}|${bucket}`);
+    if (!b) {
+      const row = await trx
+        .selectFrom(table)
+        .selectAll()
+        .where('genset_id', '=', gensetId)
+        .where('bucket', '=', bucket)
+        .executeTakeFirst();
+      b = row
+        ? {
+            table,
+            gensetId,
+            bucket,
+            stats: JSON.parse(row.stats) as BucketStats,
+            samples: row.samples,
+            persisted: true,
+          }
+        : { table, gensetId, bucket, stats: {}, samples: 0, persisted: false };
+    }
     buckets.set(key, b);
     return b;
+  }
+
+  /** Start of the local day `ts` falls on, remembered per time zone: working it out takes two Intl calls. */
+  const days = new Map<string, { start: number; end: number }>();
+  function dayBucket(ts: number, timeZone: string): number {
+    const day = days.get(timeZone);
+    if (day && ts >= day.start && ts < day.end) return day.start;
+    const start = startOfDay(ts, timeZone);
+    // A local day lasts 23 to 25 hours, so 36 hours after its start is within the next one.
+    days.set(timeZone, { start, end: startOfDay(start + 36 * 3_600_000, timeZone) });
+    return start;
   }
 
   function titleOf(title: Record<string, string>) {
@@ -190,7 +223,9 @@ export function createIngest(opts: IngestOptions) {
     const acks = new Map<string, number>();
     const touched = new Map<number, SetState>();
     const alarmChanged = new Set<number>();
-    const dirtyBuckets = new Set<Bucket>();
+    const dirtyBuckets = new Map<string, Bucket>();
+    let stored = 0;
+    let duplicates = 0;
     const seqs = new Map<number, number>();
     // Work on copies so that a failed transaction leaves the caches as they were.
     const pending = new Map<number, SetState>();
@@ -202,7 +237,6 @@ export function createIngest(opts: IngestOptions) {
       }
       return w;
     };
-    const bucketSnapshots = new Map<Bucket, { stats: BucketStats; samples: number; persisted: boolean }>();
 
     // Everything read through the shared connection is resolved before the transaction opens: SQLite has
     // one connection, and a read outside the transaction while it is open would wait for ever.
@@ -260,10 +294,10 @@ export function createIngest(opts: IngestOptions) {
             .returning('id')
             .executeTakeFirst();
           if (!inserted) {
-            stats.duplicates++;
+            duplicates++;
             continue;
           }
-          stats.stored++;
+          stored++;
           // An older sample (a resend from a module's outbox) is stored but does not move the set backwards.
           const current = message.ts >= set.deviceTs;
           if (current) {
@@ -319,20 +353,18 @@ export function createIngest(opts: IngestOptions) {
           if (!message.error) {
             for (const [table, bucket] of [
               ['rollup_hour', startOfHour(message.ts)],
-              ['rollup_day', startOfDay(message.ts, set.timeZone)],
+              ['rollup_day', dayBucket(message.ts, set.timeZone)],
             ] as const) {
-              const b = await bucketFor(trx, table, set.id, bucket);
-              if (!bucketSnapshots.has(b))
-                bucketSnapshots.set(b, { stats: structuredClone(b.stats), samples: b.samples, persisted: b.persisted });
+              const b = await bucketFor(trx, table, set.id, bucket, dirtyBuckets);
               mergeStats(b.stats, values);
               b.samples += 1;
-              dirtyBuckets.add(b);
+              dirtyBuckets.set(`${table}|${set.id}|${bucket}`, b);
             }
           }
           touched.set(set.id, set);
         }
 
-        for (const b of dirtyBuckets) {
+        for (const b of dirtyBuckets.values()) {
           const stats = JSON.stringify(b.stats);
           if (b.persisted) {
             await trx
@@ -374,12 +406,17 @@ export function createIngest(opts: IngestOptions) {
         }
       })
       .catch((err: unknown) => {
-        // Put the caches back as they were before this batch.
-        for (const [b, snap] of bucketSnapshots) Object.assign(b, snap);
+        // The transaction rolled back: forget the buckets it changed, so that they are read again as committed.
+        for (const b of dirtyBuckets.values()) {
+          const key = `${b.table}|${b.gensetId}`;
+          if (buckets.get(key) === b) buckets.delete(key);
+        }
         throw err;
       });
 
-    for (const b of dirtyBuckets) b.persisted = true;
+    for (const b of dirtyBuckets.values()) b.persisted = true;
+    stats.stored += stored;
+    stats.duplicates += duplicates;
     for (const w of pending.values()) {
       const base = setsById.get(w.id);
       if (base) Object.assign(base, w);
@@ -415,6 +452,12 @@ export function createIngest(opts: IngestOptions) {
 
   async function drain() {
     while (queue.length && !closed) {
+      // Yield to the event loop before each batch. The broker hands over each QoS 1 message in its own
+      // setImmediate callback, and a batch against SQLite completes within the microtasks that follow that
+      // callback: without this, every batch held exactly one message (one transaction, one rollup and
+      // latest-values write per message). Waiting one turn lets everything read meanwhile join the batch.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (closed) break;
       const batch = queue.slice(0, BATCH_LIMIT);
       try {
         const result = await processBatch(batch);
