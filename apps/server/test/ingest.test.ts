@@ -240,6 +240,33 @@ describe('ingestion', () => {
   });
 });
 
+describe('rollups across hours', () => {
+  it('keeps each hour once when resent samples of an older hour arrive between newer ones', async () => {
+    const set = await newSet('Hour flip');
+    const module = await connectFakeModule(brokerUrl, set.modemKey, set.secret);
+    const h10 = Date.UTC(2026, 10, 19, 10, 30);
+    const h11 = Date.UTC(2026, 10, 19, 11, 30);
+    await Promise.all([
+      module.publish('data', data(1, { ...RUNNING, gen_kw: 10 }, h10)),
+      module.publish('data', data(2, { ...RUNNING, gen_kw: 20 }, h11)),
+      module.publish('data', data(3, { ...RUNNING, gen_kw: 30 }, h10 + 60_000)),
+    ]);
+    await module.waitFor('ack', (a) => a.upTo === 3);
+    const hours = await t.app.database.db
+      .selectFrom('rollup_hour')
+      .selectAll()
+      .where('genset_id', '=', set.id)
+      .orderBy('bucket')
+      .execute();
+    expect(hours.map((h) => [h.bucket, h.samples])).toEqual([
+      [Date.UTC(2026, 10, 19, 10), 2],
+      [Date.UTC(2026, 10, 19, 11), 1],
+    ]);
+    expect(JSON.parse(hours[0]!.stats).gen_kw).toMatchObject({ min: 10, max: 30, n: 2 });
+    await module.close();
+  });
+});
+
 describe('refusals', () => {
   it('refuses wrong credentials, another modem’s topic, oversized and malformed messages, undisturbed', async () => {
     const a = await newSet('A');
