@@ -1,0 +1,122 @@
+// The server under test: a fresh SQLite file seeded with the benchmark's modules and sets through the
+// server's own code, then the real server program (apps/server/src/main.ts) as a child process.
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { computeSign, DEFAULT_SIGN_SECRET, layoutS } from '@genset/protocol';
+import { openDatabase } from '../../apps/server/src/db/database.ts';
+import { createFleet } from '../../apps/server/src/modules/devices/fleet.ts';
+import { freePort, spawnNode, waitForPort, type Child } from './proc.ts';
+
+export const SERVER_DIR = fileURLToPath(new URL('../../apps/server', import.meta.url));
+export const ADMIN = { account: 'bench-admin@example.com', password: 'Bench#2026' };
+/** The platform company exists in every installation (id 1); the benchmark's sets belong to it. */
+const COMPANY_ID = 1;
+
+export interface SeededModule {
+  key: string;
+  secret: string;
+  gensetId: number;
+  token: string;
+}
+
+/** Creates the modules (modems) and one layout-S set behind each, in one transaction. */
+export async function seedModules(dbFile: string, groups: { prefix: string; count: number }[], secret: string) {
+  const database = await openDatabase(dbFile);
+  const out: Record<string, SeededModule[]> = {};
+  try {
+    await database.db.transaction().execute(async (trx) => {
+      const fleet = createFleet(trx);
+      for (const { prefix, count } of groups) {
+        const list: SeededModule[] = [];
+        const width = String(count).length;
+        for (let i = 1; i <= count; i++) {
+          const key = `${prefix}${String(i).padStart(width, '0')}`;
+          const modem = await fleet.createModem({ companyId: COMPANY_ID, modemKey: key, secret });
+          const set = await fleet.createGenset({
+            companyId: COMPANY_ID,
+            ownerUserId: null,
+            name: `Bench ${key}`,
+            modemId: modem.id,
+            protocolKey: layoutS.key,
+          });
+          list.push({ key, secret, gensetId: set.id, token: set.token });
+        }
+        out[prefix] = list;
+      }
+    });
+  } finally {
+    await database.close();
+  }
+  return out;
+}
+
+export interface ServerChild extends Child {
+  url: string;
+  httpPort: number;
+  mqttPort: number;
+  /** Lines the server wrote (it runs at LOG_LEVEL=warn: warnings and errors only). */
+  logLines(): string[];
+}
+
+export async function startServerChild(dataDir: string, nodeArgs: string[] = []): Promise<ServerChild> {
+  const httpPort = await freePort();
+  const mqttPort = await freePort();
+  const env = {
+    DATA_DIR: dataDir,
+    DEMO: '0',
+    PORT: String(httpPort),
+    HOST: '127.0.0.1',
+    MQTT_PORT: String(mqttPort),
+    MQTT_HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    WEB_DIST: join(dataDir, 'no-web'),
+    ADMIN_ACCOUNT: ADMIN.account,
+    ADMIN_PASSWORD: ADMIN.password,
+  };
+  const child = spawnNode('src/main.ts', { cwd: SERVER_DIR, env, nodeArgs });
+  await waitForPort(child, httpPort, 60_000);
+  return {
+    ...child,
+    url: `http://127.0.0.1:${httpPort}`,
+    httpPort,
+    mqttPort,
+    logLines: () =>
+      child.output
+        .join('')
+        .split('\n')
+        .filter((l) => l.trim() && !l.includes('console not built')),
+  };
+}
+
+/** Signs in through the HTTP API, as the console does; returns the user token. */
+export async function signIn(url: string, account: string, password: string): Promise<string> {
+  const time = String(Math.floor(Date.now() / 1000));
+  const res = await fetch(`${url}/yewu/user/login`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-time': time,
+      'x-sign': computeSign(undefined, time, DEFAULT_SIGN_SECRET),
+    },
+    body: JSON.stringify({ username: account, password }),
+  });
+  const body = (await res.json()) as { code: number; msg: string; data: { utoken?: string } };
+  if (body.code !== 200 || !body.data.utoken) throw new Error(`sign-in failed: ${body.code} ${body.msg}`);
+  return body.data.utoken;
+}
+
+/** Read-only view of the server's SQLite file, to count what was stored. */
+export function openStore(dbFile: string) {
+  const db = new DatabaseSync(dbFile, { readOnly: true });
+  const count = db.prepare('select count(*) as n from sample');
+  const lastSeqs = db.prepare('select modem_key as k, last_seq as s from modem where modem_key like ?');
+  return {
+    samples: () => Number((count.get() as { n: number }).n),
+    lastSeqs(prefix: string): Map<string, number> {
+      const rows = lastSeqs.all(`${prefix}%`) as { k: string; s: number }[];
+      return new Map(rows.map((r) => [r.k, Number(r.s)]));
+    },
+    close: () => db.close(),
+  };
+}
