@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { PublicCard } from '../../components/public-card.tsx';
 import { PublicFrame } from '../../components/public-frame.tsx';
 import { useFormRules } from '../../components/form-rules.ts';
+import { NewPasswordFields } from '../../components/new-password-fields.tsx';
 import { applyServerErrors } from '../../components/server-errors.ts';
 import { resetForgottenPassword } from './api.ts';
 import { CodeField } from './code-field.tsx';
@@ -49,22 +50,7 @@ export function ForgetPage() {
             <Input autoComplete="username" placeholder={t('auth.fields.usernamePlaceholder')} size="large" />
           </Form.Item>
           <CodeField form={form} purpose="reset" />
-          <Form.Item
-            name="newPassword"
-            label={t('auth.fields.newPassword')}
-            rules={rules.newPassword}
-            extra={t('validation.passwordRule')}
-          >
-            <Input.Password autoComplete="new-password" />
-          </Form.Item>
-          <Form.Item
-            name="newPasswords"
-            label={t('auth.fields.repeatPassword')}
-            rules={rules.repeatPassword}
-            dependencies={['newPassword']}
-          >
-            <Input.Password autoComplete="new-password" />
-          </Form.Item>
+          <NewPasswordFields newLabel={t('auth.fields.newPassword')} repeatLabel={t('auth.fields.repeatPassword')} />
           <Button type="primary" htmlType="submit" block size="large" loading={submit.isPending}>
             {t('auth.forget.submit')}
           </Button>

@@ -8,6 +8,7 @@ import { useSession } from '../../stores/session.ts';
 import { PublicCard } from '../../components/public-card.tsx';
 import { PublicFrame } from '../../components/public-frame.tsx';
 import { useFormRules } from '../../components/form-rules.ts';
+import { NewPasswordFields } from '../../components/new-password-fields.tsx';
 import { applyServerErrors } from '../../components/server-errors.ts';
 import { register } from './api.ts';
 import { CodeField } from './code-field.tsx';
@@ -78,22 +79,7 @@ export function RegisterPage() {
           >
             <Input autoComplete="nickname" maxLength={40} />
           </Form.Item>
-          <Form.Item
-            name="newPassword"
-            label={t('auth.fields.newPassword')}
-            rules={rules.newPassword}
-            extra={t('validation.passwordRule')}
-          >
-            <Input.Password autoComplete="new-password" />
-          </Form.Item>
-          <Form.Item
-            name="newPasswords"
-            label={t('auth.fields.repeatPassword')}
-            rules={rules.repeatPassword}
-            dependencies={['newPassword']}
-          >
-            <Input.Password autoComplete="new-password" />
-          </Form.Item>
+          <NewPasswordFields newLabel={t('auth.fields.newPassword')} repeatLabel={t('auth.fields.repeatPassword')} />
           <Form.Item name="inviteCode" label={t('auth.fields.inviteCode')}>
             <Input maxLength={32} />
           </Form.Item>

@@ -4,6 +4,7 @@ import { Form, Input, type FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { ChangePasswordRequest } from '@genset/protocol';
 import { useFormRules } from '../../components/form-rules.ts';
+import { NewPasswordFields } from '../../components/new-password-fields.tsx';
 
 export type ChangePasswordValues = ChangePasswordRequest;
 
@@ -15,22 +16,7 @@ export function ChangePasswordForm({ form, name }: { form: FormInstance<ChangePa
       <Form.Item name="password" label={t('personal.password.old')} rules={rules.oldPassword}>
         <Input.Password autoComplete="current-password" />
       </Form.Item>
-      <Form.Item
-        name="newPassword"
-        label={t('personal.password.new')}
-        rules={rules.newPassword}
-        extra={t('validation.passwordRule')}
-      >
-        <Input.Password autoComplete="new-password" />
-      </Form.Item>
-      <Form.Item
-        name="newPasswords"
-        label={t('personal.password.repeat')}
-        rules={rules.repeatPassword}
-        dependencies={['newPassword']}
-      >
-        <Input.Password autoComplete="new-password" />
-      </Form.Item>
+      <NewPasswordFields newLabel={t('personal.password.new')} repeatLabel={t('personal.password.repeat')} />
     </Form>
   );
 }
