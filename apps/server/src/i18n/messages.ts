@@ -1,6 +1,7 @@
 // Every message the server sends to a person, in the six languages of the console. Keys are grouped by
 // domain; `{name}` placeholders are filled by `translate`.
 import type { Language } from '@genset/protocol';
+import { domains } from './catalogs/index.ts';
 
 export type Catalog = Record<string, string>;
 
@@ -722,7 +723,7 @@ const tr: Catalog = {
   'log.configWrite': '“{name}” ayarı {old} değerinden {new} değerine değiştirildi',
 };
 
-export const catalogs: Record<Language, Catalog> = {
+const core: Record<Language, Catalog> = {
   'en-US': en,
   'zh-CN': zhCN,
   'zh-TW': zhTW,
@@ -730,6 +731,16 @@ export const catalogs: Record<Language, Catalog> = {
   'es-ES': es,
   'tr-TR': tr,
 };
+
+// Further domains keep their messages in catalogs/<domain>.ts, one object per language, listed in
+// catalogs/index.ts.
+
+export const catalogs = Object.fromEntries(
+  Object.entries(core).map(([lang, catalog]) => [
+    lang,
+    Object.assign({}, catalog, ...domains.map((d) => d[lang as Language])),
+  ]),
+) as Record<Language, Catalog>;
 
 export function translate(lang: Language, key: string, params: Record<string, string | number> = {}): string {
   const template = catalogs[lang][key] ?? catalogs['en-US'][key] ?? key;

@@ -31,7 +31,69 @@ export const MENU: MenuSeed[] = [
     component: 'user/personal',
     visible: false,
   },
+  // Gensets: the everyday pages of owners and operators.
+  { name: 'gensets', type: 'M', url: '/genset', ico: 'ThunderboltOutlined', component: 'Layout', visible: true },
+  g('myGensets', 'mylist', 'genset/mylist', 'DashboardOutlined', true),
+  g('gensetManage', 'list', 'genset/list', 'DatabaseOutlined', true, Permission.gensetManage),
+  g('gensetAdd', 'add', 'genset/add', 'PlusOutlined', false, Permission.gensetManage),
+  g('alarms', 'alarms', 'genset/alarms', 'AlertOutlined', true, Permission.alarmView),
+  g('history', 'history', 'genset/history', 'LineChartOutlined', true),
+  g('gensetDetail', '/crewmanage/detail/:token', 'crewmanage/detail', 'ProfileOutlined', false),
+  g('gensetUpdate', '/crewmanage/update/:token', 'crewmanage/update', 'EditOutlined', false),
+  g('gensetConfig', '/crewmanage/gconfig', 'crewmanage/gconfig', 'SettingOutlined', false),
+  {
+    name: 'monitor',
+    type: 'C',
+    url: '/monitor',
+    ico: 'FundProjectionScreenOutlined',
+    component: 'monitor/index',
+    visible: true,
+  },
+  {
+    name: 'manyMonitor',
+    type: 'C',
+    url: '/manymonitor',
+    ico: 'AppstoreOutlined',
+    component: 'monitor/many',
+    visible: true,
+  },
+  // Protocols: register maps, commands and configuration parameters of the controllers.
+  {
+    name: 'protocols',
+    type: 'M',
+    url: '/com',
+    ico: 'ApiOutlined',
+    component: 'Layout',
+    visible: true,
+    permission: Permission.protocolManage,
+  },
+  p('protocolList', '/com/module/list', 'com/module/list', true),
+  p('protocolItems', '/com/module/xieyi/:id', 'com/module/xieyi'),
+  p('protocolCommands', '/com/module/zhiling/:id', 'com/module/zhiling'),
+  p('moduleStatus', '/com/module/mukuai/:id', 'com/module/mukuai'),
+  p('configNav', '/com/module/configNav/:id', 'com/module/configNav'),
+  p('configProtocol', '/com/module/configProtocol/:id', 'com/module/configProtocol'),
+  p('configRead', '/com/module/configRead/:id', 'com/module/configRead'),
+  p('configSelectData', '/com/configSelect/configSelectData/:id', 'com/configSelect/configSelectData'),
+  p('configCoord', '/com/configSelect/configCoord/:id', 'com/configSelect/configCoord'),
 ];
+
+function g(name: string, url: string, component: string, ico: string, visible: boolean, permission?: string): MenuSeed {
+  return { name, parent: 'gensets', type: 'M', url, ico, component, visible, ...(permission ? { permission } : {}) };
+}
+
+function p(name: string, url: string, component: string, visible = false): MenuSeed {
+  return {
+    name,
+    parent: 'protocols',
+    type: 'M',
+    url,
+    ico: 'FileSearchOutlined',
+    component,
+    visible,
+    permission: Permission.protocolManage,
+  };
+}
 
 interface RoleSeed {
   key: string;

@@ -1,12 +1,14 @@
 // The server's menu names a page by `component` ('home/index', 'help/list', …); this maps each name to a
-// page loaded on demand. Names without a page yet get a page that says so.
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+// page loaded on demand. Names without a page yet get a page that says so. A feature folder adds its pages
+// with a `pages.ts` that exports `PAGES` (component name → `lazyPage(...)` of ./lazy-page.ts).
+import { lazyPage, type LazyPage } from './lazy-page.ts';
 
-type LazyPage = LazyExoticComponent<ComponentType>;
+const page = lazyPage;
 
-function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K): LazyPage {
-  return lazy(async () => ({ default: (await load())[name] }));
-}
+const featurePages = import.meta.glob<Record<string, LazyPage>>('../features/*/pages.ts', {
+  eager: true,
+  import: 'PAGES',
+});
 
 export const HomePage = page(() => import('../features/home/home-page.tsx'), 'HomePage');
 export const PersonalPage = page(() => import('../features/personal/personal-page.tsx'), 'PersonalPage');
@@ -20,6 +22,7 @@ export const PAGE_MAP: Record<string, LazyPage> = {
   'user/personal': PersonalPage,
   'help/list': HelpListPage,
   'help/info': HelpInfoPage,
+  ...Object.assign({}, ...Object.values(featurePages)),
 };
 
 export function pageFor(component: string): LazyPage {

@@ -1,0 +1,7 @@
+// The domain catalogs merged into the server's messages (see ../messages.ts). One line per domain file.
+import type { Language } from '@genset/protocol';
+import menu from './menu.ts';
+
+export type DomainCatalog = Record<Language, Record<string, string>>;
+
+export const domains: DomainCatalog[] = [menu];
