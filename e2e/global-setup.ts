@@ -58,7 +58,7 @@ export default async function globalSetup() {
     host: '127.0.0.1',
     dataDir,
     demo: true,
-    webDist: 'apps/web/dist',
+    webDist: process.env.WEB_OUT_DIR ?? 'apps/web/dist',
     logLevel: 'warn',
     env: { MQTT_PORT: '0' },
   });

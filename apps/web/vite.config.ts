@@ -21,7 +21,8 @@ export default defineConfig({
     },
   },
   build: {
-    outDir: 'dist',
+    // WEB_OUT_DIR lets several builds (parallel browser-test runs) write to separate folders.
+    outDir: process.env.WEB_OUT_DIR ?? 'dist',
     emptyOutDir: true,
     chunkSizeWarningLimit: 1200,
     rolldownOptions: {
