@@ -114,6 +114,35 @@ describe('live data', () => {
     ws.close();
   });
 
+  it('a page watching several sets gets pushes for each, without raising their modules to the online rate', async () => {
+    const a = await startSite('S', { mode: 'manual', loadKw: 50 });
+    const b = await startSite('G', { mode: 'manual', loadKw: 50 });
+    const ws = await connectWs(baseUrl, manager);
+    ws.heartbeat('', [a.token, b.token, 'NO-SUCH-SET']);
+    const refused = await ws.waitFor((m) => m.method === 'error', 5000);
+    expect(refused.tokens).toEqual(['NO-SUCH-SET']);
+    for (const site of [a, b]) {
+      await ws.waitFor((m) => m.method === 'monitor' && m.token === site.token, 5000);
+      await ws.waitFor((m) => m.method === 'alarm' && m.token === site.token, 5000);
+      expect(t.app.devices.planner.watching(site.gensetId)).toBe(false);
+    }
+    // pushes keep coming as the modules report
+    const since = ws.messages.length;
+    await ws.waitFor((m) => m.method === 'monitor' && m.token === b.token, 10_000, since);
+    // naming one set as the watched one raises only that one
+    ws.heartbeat(a.token, [a.token, b.token]);
+    await expect.poll(() => t.app.devices.planner.watching(a.gensetId)).toBe(true);
+    expect(t.app.devices.planner.watching(b.gensetId)).toBe(false);
+    // a heartbeat without the list stops the others
+    ws.heartbeat(a.token);
+    const quiet = ws.messages.length;
+    await ws.waitFor((m) => m.method === 'monitor' && m.token === a.token, 10_000, quiet);
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(ws.messages.slice(quiet).filter((m) => m.token === b.token)).toEqual([]);
+    ws.close();
+    await expect.poll(() => t.app.devices.planner.watching(a.gensetId)).toBe(false);
+  });
+
   it('the decoders of layouts S and G read the same engineering values for the same set state', async () => {
     const s = await startSite('S', { mode: 'manual', seed: 5, realtime: false });
     const g = await startSite('G', { mode: 'manual', seed: 5, realtime: false });

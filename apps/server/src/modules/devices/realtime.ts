@@ -1,5 +1,7 @@
 // The realtime WebSocket (/ws): the console names the set it watches in its `wshb` heartbeat; the server
-// checks the user's token and rights, then pushes `monitor` and `alarm` messages for that set only.
+// checks the user's token and rights, then pushes `monitor` and `alarm` messages for that set only. A page
+// that shows many sets (the home page, the monitor grid) lists them in `tokens` (at most 100): it gets their
+// pushes too, but only the one `token` switches its module to the online rate.
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from '@fastify/websocket';
 import { pickLanguage, ResultCode, type Language } from '@genset/protocol';
@@ -15,17 +17,25 @@ import type { Planner } from './plans.ts';
 /** The console sends a heartbeat every 120 s; two missed ones end the connection. */
 export const HEARTBEAT_TIMEOUT_MS = 300_000;
 
+/** The most sets one connection may list in `tokens`. */
+export const MAX_WATCHED_SETS = 100;
+
 const heartbeat = z.object({
   method: z.literal('wshb'),
   token: z.string().max(64).default(''),
+  tokens: z.array(z.string().max(64)).max(MAX_WATCHED_SETS).optional(),
   utoken: z.string().max(100),
   language: z.string().max(20).optional(),
 });
 
 interface Watcher {
   socket: WebSocket;
+  /** The set of `token`: watched at the online rate. */
   gensetId: number | null;
   token: string;
+  /** The sets of `tokens` (id → token), and the list as last sent, to skip unchanged heartbeats. */
+  many: Map<number, string>;
+  manyKey: string;
   lang: Language;
   timer: NodeJS.Timeout;
 }
@@ -70,15 +80,72 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
     unsubscribeAlarm();
   });
 
+  const follow = (w: Watcher, gensetId: number) => {
+    let watchers = bySet.get(gensetId);
+    if (!watchers) bySet.set(gensetId, (watchers = new Set()));
+    watchers.add(w);
+  };
+  const unfollow = (w: Watcher, gensetId: number) => {
+    if (w.gensetId === gensetId || w.many.has(gensetId)) return;
+    const set = bySet.get(gensetId);
+    set?.delete(w);
+    if (set && set.size === 0) bySet.delete(gensetId);
+  };
+
   async function stopWatching(w: Watcher) {
     if (w.gensetId === null) return;
-    const set = bySet.get(w.gensetId);
-    set?.delete(w);
-    if (set && set.size === 0) bySet.delete(w.gensetId);
     const id = w.gensetId;
     w.gensetId = null;
     w.token = '';
+    unfollow(w, id);
     await opts.planner.unwatch(id);
+  }
+
+  function stopWatchingMany(w: Watcher) {
+    const ids = [...w.many.keys()];
+    w.many.clear();
+    w.manyKey = '';
+    for (const id of ids) unfollow(w, id);
+  }
+
+  async function pushSnapshot(w: Watcher, gensetId: number) {
+    const snap = await opts.snapshot(gensetId);
+    if (snap && (w.gensetId === gensetId || w.many.has(gensetId))) {
+      monitorPush(w, snap.monitor);
+      alarmPush(w, snap.alarm);
+    }
+  }
+
+  /** Follows the listed sets the user may see; the others are named in one error message. */
+  async function watchMany(w: Watcher, user: Parameters<Fleet['rightsOn']>[0], tokens: string[]) {
+    const key = tokens.join(',');
+    if (key === w.manyKey) return;
+    stopWatchingMany(w);
+    w.manyKey = key;
+    const grant = await opts.accounts.grant(user);
+    const refused: string[] = [];
+    const added: number[] = [];
+    for (const token of new Set(tokens)) {
+      const set = token ? await opts.fleet.byToken(token) : undefined;
+      const rights = set ? await opts.fleet.rightsOn(user, grant, set) : null;
+      if (!set || !rights) {
+        refused.push(token);
+        continue;
+      }
+      if (w.manyKey !== key) return; // a newer heartbeat took over
+      w.many.set(set.id, set.token);
+      follow(w, set.id);
+      added.push(set.id);
+    }
+    if (refused.length) {
+      send(w, {
+        method: 'error',
+        code: ResultCode.notFound,
+        tokens: refused,
+        msg: translate(w.lang, 'errors.notFound'),
+      });
+    }
+    for (const id of added) await pushSnapshot(w, id);
   }
 
   app.get('/ws', { websocket: true }, (socket) => {
@@ -86,6 +153,8 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
       socket,
       gensetId: null,
       token: '',
+      many: new Map(),
+      manyKey: '',
       lang: 'en-US',
       timer: setTimeout(() => socket.close(4000, 'heartbeat timeout'), HEARTBEAT_TIMEOUT_MS),
     };
@@ -116,6 +185,8 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
           socket.close(4001, msg.slice(0, 100));
           return;
         }
+        if (hb.tokens) await watchMany(w, session.user, hb.tokens);
+        else if (w.many.size) stopWatchingMany(w);
         if (hb.token === w.token && w.gensetId !== null) return;
         await stopWatching(w);
         if (!hb.token) return;
@@ -133,20 +204,15 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
         }
         w.gensetId = set.id;
         w.token = set.token;
-        let watchers = bySet.get(set.id);
-        if (!watchers) bySet.set(set.id, (watchers = new Set()));
-        watchers.add(w);
+        follow(w, set.id);
         await opts.planner.watch(set.id);
-        const snap = await opts.snapshot(set.id);
-        if (snap && w.gensetId === set.id) {
-          monitorPush(w, snap.monitor);
-          alarmPush(w, snap.alarm);
-        }
+        await pushSnapshot(w, set.id);
       })().catch((err: unknown) => app.log.error({ err }, 'realtime message failed'));
     });
 
     socket.on('close', () => {
       clearTimeout(w.timer);
+      stopWatchingMany(w);
       void stopWatching(w).catch((err: unknown) => app.log.warn({ err }, 'unwatch failed'));
     });
   });
