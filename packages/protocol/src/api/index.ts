@@ -5,3 +5,5 @@ export * from './auth.ts';
 export * from './permissions.ts';
 export * from './devices.ts';
 export * from './protocols.ts';
+export * from './gensets.ts';
+export * from './history.ts';
