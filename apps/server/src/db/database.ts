@@ -55,7 +55,12 @@ export async function openDatabase(url: string, options: { schema?: string } = {
 export async function migrate(db: Db, kind: DbKind, schema?: string): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => migrations(kind) };
   // With a schema named, the bookkeeping tables live in it too (Kysely otherwise looks them up anywhere).
-  const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
+  const migrator = new Migrator({
+    db,
+    provider,
+    allowUnorderedMigrations: true,
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

@@ -1,5 +1,7 @@
 // Kysely over Node's built-in node:sqlite: Kysely's SqliteDialect expects better-sqlite3's shape, so this
-// adapter presents a DatabaseSync in that shape (array parameters, `reader`, booleans as 0/1).
+// adapter presents a DatabaseSync in that shape (array parameters, `reader`, booleans as 0/1). Prepared
+// statements are kept by their SQL text: preparing again on every execution cost an eighth of the server's
+// time under ingestion.
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { SqliteDialect } from 'kysely';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
@@ -39,11 +41,29 @@ export function openSqlite(file: string): DatabaseSync {
   return db;
 }
 
+/** Distinct statements kept prepared; the least recently used one is dropped past this. */
+const STATEMENT_CACHE_SIZE = 500;
+
 export function nodeSqliteDialect(file: string): SqliteDialect {
   const db = openSqlite(file);
+  const statements = new Map<string, NodeSqliteStatement>();
   const adapter: SqliteDatabase = {
-    close: () => db.close(),
-    prepare: (sql: string) => new NodeSqliteStatement(db.prepare(sql)),
+    close: () => {
+      statements.clear();
+      db.close();
+    },
+    prepare: (sql: string) => {
+      let stmt = statements.get(sql);
+      if (stmt) {
+        // refresh its place in the insertion order, which serves as the recency order
+        statements.delete(sql);
+      } else {
+        stmt = new NodeSqliteStatement(db.prepare(sql));
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+      }
+      statements.set(sql, stmt);
+      return stmt;
+    },
   };
   return new SqliteDialect({ database: adapter });
 }

@@ -214,6 +214,11 @@ export interface RollupTable {
   samples: number;
 }
 
+export interface IngestStateTable {
+  name: string;
+  value: number;
+}
+
 export interface CommandTable {
   id: Generated<number>;
   request_id: string;
@@ -259,6 +264,7 @@ export interface Database {
   alarm: AlarmTable;
   rollup_hour: RollupTable;
   rollup_day: RollupTable;
+  ingest_state: IngestStateTable;
   command: CommandTable;
   item_selection: ItemSelectionTable;
 }

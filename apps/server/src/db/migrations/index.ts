@@ -1,14 +1,18 @@
-// Every migration in order. Written once with Kysely's schema builder; run on SQLite and PostgreSQL.
+// Every migration in order. Written once with Kysely's schema builder; run on SQLite and PostgreSQL. Numbers
+// were handed out to features built side by side, so a database may have run a later one first: the migrator
+// accepts that (`allowUnorderedMigrations`).
 import type { Migration } from 'kysely';
 import type { DbKind } from '../database.ts';
 import { accounts } from './001-accounts.ts';
 import { devices } from './002-devices.ts';
 import { itemSelection } from './003-item-selection.ts';
+import { ingestState } from './006-ingest-state.ts';
 
 export function migrations(kind: DbKind): Record<string, Migration> {
   return {
     '001-accounts': accounts(kind),
     '002-devices': devices(kind),
     '003-item-selection': itemSelection(kind),
+    '006-ingest-state': ingestState(),
   };
 }
