@@ -326,6 +326,54 @@ describe('versions', () => {
     ]);
   });
 
+  it('saves module items, shared option lists and the parameters that use them; dropdowns drop the references', async () => {
+    const { id } = (await add(sampleDocument('acme-lists'))).data;
+    const info = (await call(t.app, 'GET', `/protocol/info/${id}`, { token: admin })).data;
+    expect(info.moduleItems.map((m: any) => m.source)).toContain('hello.firmware');
+    expect(info.optionLists.map((l: any) => l.key)).toEqual(['rated_frequency']);
+
+    const attempts = { value: 3, label: protocolText('3', '3次', '3次', '3 раза', '3 veces', '3 kez') };
+    const optionLists = [...info.optionLists, { key: 'attempts', name: info.optionLists[0].name, options: [attempts] }];
+    const configParams = info.configParams.map((p: any) =>
+      p.key === 'crank_attempts' ? { ...p, optionList: 'attempts', options: [attempts] } : p,
+    );
+    const moduleItems = [
+      ...info.moduleItems,
+      { key: 'door', name: info.moduleItems[0].name, source: 'inputs', input: 'door' },
+    ];
+    const saved = await call(t.app, 'POST', '/protocol/save', {
+      token: admin,
+      body: { id, optionLists, configParams, moduleItems },
+    });
+    expect(saved).toMatchObject({ code: 200, data: { id, created: false } });
+    const after = (await call(t.app, 'GET', `/protocol/info/${id}`, { token: admin })).data;
+    expect(after.optionLists.map((l: any) => l.key)).toEqual(['rated_frequency', 'attempts']);
+    expect(after.configParams.find((p: any) => p.key === 'crank_attempts')).toMatchObject({ optionList: 'attempts' });
+    expect(after.moduleItems.at(-1)).toMatchObject({ key: 'door', source: 'inputs', input: 'door', unit: '' });
+
+    // A list that no longer matches its parameters' copy is refused at the parameter.
+    const stale = optionLists.map((l: any) =>
+      l.key === 'attempts' ? { ...l, options: [{ ...attempts, value: 4 }] } : l,
+    );
+    const refused = await call(t.app, 'POST', '/protocol/save', { token: admin, body: { id, optionLists: stale } });
+    const index = layoutS.configParams.findIndex((p) => p.key === 'crank_attempts');
+    expect(refused.data.problems).toEqual([
+      {
+        path: `configParams[${index}](crank_attempts).options`,
+        message: 'must be the options of option list "attempts"',
+      },
+    ]);
+
+    const own = await call(t.app, 'POST', '/protocol/save', {
+      token: admin,
+      body: { id, dropdowns: [{ param: 'crank_attempts', options: [attempts] }] },
+    });
+    expect(own.code).toBe(200);
+    const last = (await call(t.app, 'GET', `/protocol/info/${id}`, { token: admin })).data;
+    expect(last.configParams.find((p: any) => p.key === 'crank_attempts').optionList).toBeUndefined();
+    expect(last.configParams.find((p: any) => p.key === 'rated_frequency').options).toBeUndefined();
+  });
+
   it('refuses edits that break the document, naming the place, and an empty edit', async () => {
     const { id } = (await add(sampleDocument('acme-bad-edit'))).data;
     const items = copyOf(layoutS.items) as any[];

@@ -8,6 +8,8 @@ import {
   configParamSchema,
   dataItemSchema,
   enumOptionSchema,
+  moduleItemSchema,
+  optionListSchema,
   pollBlockSchema,
   protocolDocumentSchema,
   statusRulesSchema,
@@ -126,10 +128,13 @@ export const protocolDetail = z.object({
   items: z.array(dataItemSchema),
   alarms: z.array(alarmSchema),
   commands: z.array(commandSchema),
+  /** What the module-status screen shows about the cloud module (signal, SIM, GPS, inputs, firmware). */
+  moduleItems: z.array(moduleItemSchema),
   moduleStatus: z.array(moduleStatusEntry),
   configMenus: z.array(configMenuSchema),
   configParams: z.array(configParamSchema),
   configReadBlocks: z.array(pollBlockSchema),
+  optionLists: z.array(optionListSchema),
   dropdowns: z.array(configDropdown),
   coordinates: z.array(dropdownCoordinate),
   statusRules: statusRulesSchema.nullable(),
@@ -153,7 +158,7 @@ export const protocolDropdownInput = z.strictObject({
 /**
  * Replaces the given parts of a version. A published version stays as it is: the edit becomes a new draft
  * version; a draft is edited in place. `dropdowns` sets the option lists of the configuration parameters
- * (a parameter left out has none).
+ * (a parameter left out has none), each its own: references to shared option lists are dropped.
  */
 export const protocolSaveRequest = z.strictObject({
   id: protocolId(),
@@ -162,8 +167,10 @@ export const protocolSaveRequest = z.strictObject({
   items: z.array(dataItemSchema).min(1).optional(),
   alarms: z.array(alarmSchema).optional(),
   commands: z.array(commandSchema).optional(),
+  moduleItems: z.array(moduleItemSchema).optional(),
   configParams: z.array(configParamSchema).optional(),
   configMenus: z.array(configMenuSchema).optional(),
+  optionLists: z.array(optionListSchema).optional(),
   configReadBlocks: z.array(pollBlockSchema).optional(),
   dropdowns: z.array(protocolDropdownInput).optional(),
   statusRules: statusRulesSchema.optional(),
@@ -176,8 +183,10 @@ export const PROTOCOL_PARTS = [
   'items',
   'alarms',
   'commands',
+  'moduleItems',
   'configParams',
   'configMenus',
+  'optionLists',
   'configReadBlocks',
   'dropdowns',
   'statusRules',

@@ -12,6 +12,8 @@ import {
   MODE_LABELS,
   REFUSAL_REASONS,
   SEED_CONFIG_MENUS,
+  SEED_MODULE_ITEMS,
+  SEED_OPTION_LISTS,
   type AlarmCode,
 } from './vocabulary.ts';
 
@@ -112,6 +114,8 @@ const remoteLockRefusal = {
 };
 const risky = new Set(['start', 'stop', 'test', 'gen_breaker', 'mains_breaker']);
 
+const frequencies = SEED_OPTION_LISTS[0]!;
+
 /** Configuration parameters in page 40, one after the other; GenComm writes always use fc 16. */
 function configParams(): ConfigInput[] {
   let offset = 0;
@@ -143,10 +147,8 @@ function configParams(): ConfigInput[] {
     next({ key: 'rated_voltage', name: CONFIG_NAMES.rated_voltage, type: 'u16', scale: 0.1, decimals: 1, unit: 'V', min: 100, max: 400, menu: 'generator' }),
     next({
       key: 'rated_frequency', name: CONFIG_NAMES.rated_frequency, type: 'u16', scale: 0.1, decimals: 1, unit: 'Hz', min: 50, max: 60, menu: 'generator',
-      options: [
-        { value: 50, label: t('50 Hz', '50 Hz', '50 Hz', '50 Гц', '50 Hz', '50 Hz') },
-        { value: 60, label: t('60 Hz', '60 Hz', '60 Hz', '60 Гц', '60 Hz', '60 Hz') },
-      ],
+      optionList: frequencies.key,
+      options: frequencies.options,
     }),
     next({ key: 'maintenance_interval_h', name: CONFIG_NAMES.maintenance_interval_h, type: 'u16', unit: 'h', min: 10, max: 5000, menu: 'maintenance' }),
   ];
@@ -373,8 +375,10 @@ const source: ProtocolDocumentInput = {
         : []),
     ],
   })),
+  moduleItems: SEED_MODULE_ITEMS,
   configParams: config,
   configMenus: SEED_CONFIG_MENUS,
+  optionLists: SEED_OPTION_LISTS,
   configReadBlocks: [
     { fc: 3, start: gencommRegister(PAGE_CONFIG, 0), count: configEnd - gencommRegister(PAGE_CONFIG, 0) },
   ],

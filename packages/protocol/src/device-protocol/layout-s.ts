@@ -12,6 +12,8 @@ import {
   MODE_LABELS,
   REFUSAL_REASONS,
   SEED_CONFIG_MENUS,
+  SEED_MODULE_ITEMS,
+  SEED_OPTION_LISTS,
   type AlarmCode,
 } from './vocabulary.ts';
 
@@ -103,6 +105,8 @@ const risky = new Set(['start', 'stop', 'test', 'gen_breaker', 'mains_breaker'])
 type ConfigInput = NonNullable<ProtocolDocumentInput['configParams']>[number];
 type ConfigKey = keyof typeof CONFIG_NAMES;
 
+const frequencies = SEED_OPTION_LISTS[0]!;
+
 /** Configuration parameters: one holding register each from 4096, written with fc 6. */
 function configParams(): ConfigInput[] {
   const setting = (
@@ -146,10 +150,8 @@ function configParams(): ConfigInput[] {
     setting('rated_kw', 17, 'kW', 5, 3000, 'generator'),
     setting('rated_voltage', 18, 'V', 100, 400, 'generator'),
     setting('rated_frequency', 19, 'Hz', 50, 60, 'generator', {
-      options: [
-        { value: 50, label: t('50 Hz', '50 Hz', '50 Hz', '50 Гц', '50 Hz', '50 Hz') },
-        { value: 60, label: t('60 Hz', '60 Hz', '60 Hz', '60 Гц', '60 Hz', '60 Hz') },
-      ],
+      optionList: frequencies.key,
+      options: frequencies.options,
     }),
     setting('maintenance_interval_h', 20, 'h', 10, 5000, 'maintenance'),
   ];
@@ -287,8 +289,10 @@ const source: ProtocolDocumentInput = {
         : []),
     ],
   })),
+  moduleItems: SEED_MODULE_ITEMS,
   configParams: configParams(),
   configMenus: SEED_CONFIG_MENUS,
+  optionLists: SEED_OPTION_LISTS,
   configReadBlocks: [{ fc: 3, start: CONFIG_BASE, count: 21 }],
   statusRules: {
     modeItem: 'mode',

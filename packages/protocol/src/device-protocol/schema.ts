@@ -141,6 +141,11 @@ export const configParamSchema = z.strictObject({
   max: z.number(),
   /** Dropdown: the allowed engineering values with their labels. */
   options: z.array(enumOptionSchema).optional(),
+  /**
+   * The shared option list (optionLists) the dropdown takes its options from: its coordinate. `options` keeps a
+   * copy, so whoever reads a parameter needs nothing else; validation holds the two equal.
+   */
+  optionList: keySchema.optional(),
   menu: keySchema,
   /** Absent: fc 6 for 16-bit parameters, fc 16 for 32-bit ones. */
   writeFc: z.union([z.literal(6), z.literal(16)]).optional(),
@@ -153,6 +158,51 @@ export const configMenuSchema = z.strictObject({
   parent: keySchema.optional(),
 });
 export type ConfigMenu = z.output<typeof configMenuSchema>;
+
+/** A named option list (dropdown) that configuration parameters can share. */
+export const optionListSchema = z.strictObject({
+  key: keySchema,
+  name: protocolTextSchema,
+  options: z.array(enumOptionSchema).min(1),
+});
+export type OptionList = z.output<typeof optionListSchema>;
+
+/**
+ * Where a module-status value comes from: its path in the module's periodic `event` (signal, SIM traffic,
+ * GPS, inputs, heartbeat) or in its `hello` (model, firmware, IMEI, ICCID). Not read from the controller.
+ */
+export const MODULE_SOURCES = [
+  'signal.rssi',
+  'signal.csq',
+  'sim.rxBytes',
+  'sim.txBytes',
+  'hello.iccid',
+  'gps.lat',
+  'gps.lon',
+  'gps.alt',
+  'gps.speed',
+  'inputs',
+  'hello.firmware',
+  'hello.model',
+  'hello.imei',
+  'heartbeat.uptimeS',
+  'heartbeat.outboxSize',
+] as const;
+export type ModuleSource = (typeof MODULE_SOURCES)[number];
+
+/** A value the module-status screen shows about the cloud module itself (signal, SIM, GPS, inputs, firmware). */
+export const moduleItemSchema = z.strictObject({
+  key: keySchema,
+  name: protocolTextSchema,
+  source: z.enum(MODULE_SOURCES, {
+    error: (issue) => `unknown source ${JSON.stringify(issue.input)}: use ${MODULE_SOURCES.join(', ')}`,
+  }),
+  /** For source "inputs": the input's name as the module reports it. */
+  input: z.string().trim().min(1).max(32).optional(),
+  unit: z.string().default(''),
+  decimals: z.number().int().min(0).max(9).default(0),
+});
+export type ModuleItem = z.output<typeof moduleItemSchema>;
 
 export const pollBlockSchema = z.strictObject({
   fc: readFunctionCodeSchema,
@@ -205,8 +255,11 @@ export const protocolDocumentSchema = z.strictObject({
   items: z.array(dataItemSchema).min(1),
   alarms: z.array(alarmSchema).default([]),
   commands: z.array(commandSchema).default([]),
+  /** Optional: documents written before module items existed have none. */
+  moduleItems: z.array(moduleItemSchema).default([]),
   configParams: z.array(configParamSchema).default([]),
   configMenus: z.array(configMenuSchema).default([]),
+  optionLists: z.array(optionListSchema).default([]),
   configReadBlocks: z.array(pollBlockSchema).default([]),
   statusRules: statusRulesSchema.optional(),
 });

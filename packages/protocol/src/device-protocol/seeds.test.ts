@@ -67,6 +67,8 @@ function allTexts(doc: ProtocolDocument): [string, ProtocolText][] {
     ]),
     ...doc.configParams.map((param): [string, ProtocolText] => [`config ${param.key}`, param.name]),
     ...doc.configMenus.map((menu): [string, ProtocolText] => [`menu ${menu.key}`, menu.name]),
+    ...doc.moduleItems.map((entry): [string, ProtocolText] => [`module ${entry.key}`, entry.name]),
+    ...doc.optionLists.map((list): [string, ProtocolText] => [`option list ${list.key}`, list.name]),
   ];
 }
 
@@ -117,6 +119,14 @@ describe.each([
       ]),
     );
     expect(doc.configParams.some((param) => param.options && param.options.length > 1)).toBe(true);
+    expect(doc.configParams.find((param) => param.key === 'rated_frequency')?.optionList).toBe('rated_frequency');
+  });
+
+  test('shows the module’s signal, SIM, GPS, inputs and firmware on the module-status screen', () => {
+    const sources = doc.moduleItems.map((entry) => entry.source);
+    expect(sources).toEqual(
+      expect.arrayContaining(['signal.rssi', 'hello.iccid', 'sim.rxBytes', 'gps.lat', 'inputs', 'hello.firmware']),
+    );
   });
 });
 

@@ -107,6 +107,53 @@ describe('validateProtocolDocument', () => {
     );
   });
 
+  test('module items: an input is named only for "inputs", each source shown once, sources known', () => {
+    const doc = copyOf(layoutS);
+    const input = doc.moduleItems.findIndex((entry) => entry.source === 'inputs');
+    delete doc.moduleItems[input]!.input;
+    doc.moduleItems[0]!.input = 'in9';
+    doc.moduleItems[2]!.source = 'signal.rssi';
+    const texts = validateProtocolDocument(doc).map((p) => `${p.path}: ${p.message}`);
+    expect(texts).toEqual([
+      `moduleItems[0](signal_rssi).input: only "inputs" items name an input, not "signal.rssi"`,
+      `moduleItems[${input}](input_1).input: an "inputs" item names its input`,
+    ]);
+    doc.moduleItems[0]!.input = undefined;
+    delete doc.moduleItems[0]!.input;
+    doc.moduleItems[input]!.input = 'in1';
+    expect(validateProtocolDocument(doc)).toEqual([
+      { path: 'moduleItems[2](sim_iccid).source', message: '"signal.rssi" is already shown by moduleItems[0]' },
+    ]);
+    const unknown = copyOf(layoutS) as unknown as { moduleItems: { source: string }[] };
+    unknown.moduleItems[1]!.source = 'battery';
+    const [problem] = validateProtocolDocument(unknown);
+    expect(problem?.path).toBe('moduleItems[1](signal_csq).source');
+    expect(problem?.message).toContain('unknown source "battery"');
+  });
+
+  test('a dropdown coordinate names a known option list and carries its options', () => {
+    const doc = copyOf(layoutG);
+    const frequency = doc.configParams.findIndex((param) => param.key === 'rated_frequency');
+    doc.configParams[frequency]!.options = [doc.optionLists[0]!.options[0]!];
+    doc.optionLists[0]!.options.push({ ...doc.optionLists[0]!.options[1]! });
+    doc.configParams[0]!.optionList = 'speeds';
+    const texts = validateProtocolDocument(doc).map((p) => `${p.path}: ${p.message}`);
+    expect(texts).toEqual([
+      'optionLists[0](rated_frequency).options[2].value: duplicate value 60',
+      'configParams[0](crank_attempts).optionList: unknown option list "speeds"',
+      `configParams[${frequency}](rated_frequency).options: must be the options of option list "rated_frequency"`,
+    ]);
+  });
+
+  test('documents without module items and option lists still validate', () => {
+    const doc = copyOf(layoutS) as Partial<typeof layoutS>;
+    delete doc.moduleItems;
+    delete doc.optionLists;
+    for (const param of doc.configParams!) delete param.optionList;
+    expect(validateProtocolDocument(doc)).toEqual([]);
+    expect(parseProtocolDocument(doc)).toMatchObject({ moduleItems: [], optionLists: [] });
+  });
+
   test('parseProtocolDocument throws with every problem listed', () => {
     const doc = copyOf(layoutS);
     doc.items[1]!.address = 0;

@@ -2,7 +2,7 @@
 // (e.g. "items[4](gen_kw).address"), so the person editing the register map can fix it.
 import { fieldSpan, isBitFunctionCode } from './codec.ts';
 import { maxReadCount } from './poll-blocks.ts';
-import { protocolDocumentSchema, type ProtocolDocument, type ReadFunctionCode } from './schema.ts';
+import { protocolDocumentSchema, type EnumOption, type ProtocolDocument, type ReadFunctionCode } from './schema.ts';
 
 export interface ProtocolProblem {
   /** Where, e.g. `items[3](gen_kw).name.tr-TR` or `configReadBlocks[0].count`. */
@@ -16,6 +16,8 @@ const KEY_FIELDS: Record<string, string> = {
   commands: 'key',
   configParams: 'key',
   configMenus: 'key',
+  moduleItems: 'key',
+  optionLists: 'key',
 };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -92,6 +94,19 @@ function checkDuplicates(
   });
 }
 
+function checkOptionValues(options: readonly EnumOption[] | undefined, at: string, problems: ProtocolProblem[]) {
+  const values = new Set<number>();
+  options?.forEach((option, index) => {
+    if (values.has(option.value))
+      problems.push({ path: `${at}[${index}].value`, message: `duplicate value ${option.value}` });
+    values.add(option.value);
+  });
+}
+
+function sameOptions(a: readonly EnumOption[], b: readonly EnumOption[]): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
 function checkSemantics(doc: ProtocolDocument): ProtocolProblem[] {
   const problems: ProtocolProblem[] = [];
   const add = (path: string, message: string) => problems.push({ path, message });
@@ -108,6 +123,8 @@ function checkSemantics(doc: ProtocolDocument): ProtocolProblem[] {
   checkDuplicates(doc.commands, 'commands', problems);
   checkDuplicates(doc.configParams, 'configParams', problems);
   checkDuplicates(doc.configMenus, 'configMenus', problems);
+  checkDuplicates(doc.moduleItems, 'moduleItems', problems);
+  checkDuplicates(doc.optionLists, 'optionLists', problems);
 
   doc.items.forEach((item, index) => {
     const at = `items[${index}](${item.key})`;
@@ -125,11 +142,7 @@ function checkSemantics(doc: ProtocolDocument): ProtocolProblem[] {
     if (item.address + span > 65536) add(`${at}.address`, `${item.type} at ${item.address} runs past address 65535`);
     const clash = space.claim(item.fc, item.address, span, at, item.type === 'bit' && !bitFc ? item.bit : undefined);
     if (clash) add(`${at}.address`, `fc ${item.fc} address ${item.address} overlaps ${clash}`);
-    const enumValues = new Set<number>();
-    item.enum?.forEach((option, optionIndex) => {
-      if (enumValues.has(option.value)) add(`${at}.enum[${optionIndex}].value`, `duplicate value ${option.value}`);
-      enumValues.add(option.value);
-    });
+    checkOptionValues(item.enum, `${at}.enum`, problems);
   });
 
   doc.alarms.forEach((alarm, index) => {
@@ -161,6 +174,25 @@ function checkSemantics(doc: ProtocolDocument): ProtocolProblem[] {
     });
   });
 
+  doc.moduleItems.forEach((entry, index) => {
+    const at = `moduleItems[${index}](${entry.key})`;
+    if (entry.source === 'inputs' && entry.input === undefined) add(`${at}.input`, `an "inputs" item names its input`);
+    if (entry.source !== 'inputs' && entry.input !== undefined) {
+      add(`${at}.input`, `only "inputs" items name an input, not "${entry.source}"`);
+    }
+    const twin = doc.moduleItems.findIndex(
+      (other) => other.source === entry.source && (other.input ?? '') === (entry.input ?? ''),
+    );
+    if (twin < index) {
+      const what = entry.input === undefined ? entry.source : `${entry.source}:${entry.input}`;
+      add(`${at}.source`, `"${what}" is already shown by moduleItems[${twin}]`);
+    }
+  });
+
+  doc.optionLists.forEach((list, index) => {
+    checkOptionValues(list.options, `optionLists[${index}](${list.key}).options`, problems);
+  });
+
   const menuKeys = new Set(doc.configMenus.map((menu) => menu.key));
   doc.configParams.forEach((param, index) => {
     const at = `configParams[${index}](${param.key})`;
@@ -170,6 +202,14 @@ function checkSemantics(doc: ProtocolDocument): ProtocolProblem[] {
     if (param.wordOrder !== undefined && span !== 2) add(`${at}.wordOrder`, `word order applies to 32-bit types only`);
     if (param.writeFc === 6 && span === 2) add(`${at}.writeFc`, `a 32-bit parameter needs fc 16 (two registers)`);
     if (param.address + span > 65536) add(`${at}.address`, `${param.type} at ${param.address} runs past address 65535`);
+    checkOptionValues(param.options, `${at}.options`, problems);
+    if (param.optionList !== undefined) {
+      const list = doc.optionLists.find((candidate) => candidate.key === param.optionList);
+      if (!list) add(`${at}.optionList`, `unknown option list "${param.optionList}"`);
+      else if (!param.options || !sameOptions(param.options, list.options)) {
+        add(`${at}.options`, `must be the options of option list "${list.key}"`);
+      }
+    }
     param.options?.forEach((option, optionIndex) => {
       if (option.value < param.min || option.value > param.max) {
         add(`${at}.options[${optionIndex}].value`, `option ${option.value} is outside ${param.min}…${param.max}`);

@@ -203,3 +203,33 @@ export const SEED_CONFIG_MENUS = [
   { key: 'mains', name: MENU_NAMES.mains },
   { key: 'maintenance', name: MENU_NAMES.maintenance },
 ];
+
+/** The dropdowns shared by both seed layouts. */
+export const SEED_OPTION_LISTS = [
+  {
+    key: 'rated_frequency',
+    name: t('Rated frequency', '额定频率', '額定頻率', 'Номинальная частота', 'Frecuencia nominal', 'Nominal frekans'),
+    options: [
+      { value: 50, label: t('50 Hz', '50 Hz', '50 Hz', '50 Гц', '50 Hz', '50 Hz') },
+      { value: 60, label: t('60 Hz', '60 Hz', '60 Hz', '60 Гц', '60 Hz', '60 Hz') },
+    ],
+  },
+];
+
+/** What the module-status screen shows about the cloud module of both seed layouts. */
+// prettier-ignore
+export const SEED_MODULE_ITEMS = [
+  { key: 'signal_rssi', source: 'signal.rssi' as const, unit: 'dBm', name: t('Signal strength', '信号强度', '訊號強度', 'Уровень сигнала', 'Intensidad de señal', 'Sinyal gücü') },
+  { key: 'signal_csq', source: 'signal.csq' as const, name: t('Signal quality (CSQ)', '信号质量(CSQ)', '訊號品質(CSQ)', 'Качество сигнала (CSQ)', 'Calidad de señal (CSQ)', 'Sinyal kalitesi (CSQ)') },
+  { key: 'sim_iccid', source: 'hello.iccid' as const, name: t('SIM card (ICCID)', 'SIM 卡号(ICCID)', 'SIM 卡號(ICCID)', 'SIM-карта (ICCID)', 'Tarjeta SIM (ICCID)', 'SIM kart (ICCID)') },
+  { key: 'sim_rx', source: 'sim.rxBytes' as const, unit: 'B', name: t('SIM data received', 'SIM 下行流量', 'SIM 下行流量', 'SIM: принято данных', 'SIM: datos recibidos', 'SIM: alınan veri') },
+  { key: 'sim_tx', source: 'sim.txBytes' as const, unit: 'B', name: t('SIM data sent', 'SIM 上行流量', 'SIM 上行流量', 'SIM: передано данных', 'SIM: datos enviados', 'SIM: gönderilen veri') },
+  { key: 'gps_lat', source: 'gps.lat' as const, unit: '°', decimals: 6, name: t('GPS latitude', 'GPS 纬度', 'GPS 緯度', 'GPS: широта', 'GPS: latitud', 'GPS enlemi') },
+  { key: 'gps_lon', source: 'gps.lon' as const, unit: '°', decimals: 6, name: t('GPS longitude', 'GPS 经度', 'GPS 經度', 'GPS: долгота', 'GPS: longitud', 'GPS boylamı') },
+  { key: 'gps_speed', source: 'gps.speed' as const, unit: 'km/h', decimals: 1, name: t('GPS speed', 'GPS 速度', 'GPS 速度', 'GPS: скорость', 'GPS: velocidad', 'GPS hızı') },
+  { key: 'input_1', source: 'inputs' as const, input: 'in1', name: t('Module input 1', '模块输入 1', '模組輸入 1', 'Вход модуля 1', 'Entrada del módulo 1', 'Modül girişi 1') },
+  { key: 'input_2', source: 'inputs' as const, input: 'in2', name: t('Module input 2', '模块输入 2', '模組輸入 2', 'Вход модуля 2', 'Entrada del módulo 2', 'Modül girişi 2') },
+  { key: 'firmware', source: 'hello.firmware' as const, name: t('Module firmware', '模块固件版本', '模組韌體版本', 'Прошивка модуля', 'Firmware del módulo', 'Modül yazılımı') },
+  { key: 'module_model', source: 'hello.model' as const, name: t('Module model', '模块型号', '模組型號', 'Модель модуля', 'Modelo del módulo', 'Modül modeli') },
+  { key: 'uptime', source: 'heartbeat.uptimeS' as const, unit: 's', name: t('Module uptime', '模块运行时间', '模組運行時間', 'Время работы модуля', 'Tiempo en marcha del módulo', 'Modül çalışma süresi') },
+];

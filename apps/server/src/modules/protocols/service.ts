@@ -113,7 +113,7 @@ function formatPath(path: readonly PropertyKey[]): string {
   );
 }
 
-/** Applies a dropdown part: each listed parameter gets its options, the others none. */
+/** Applies a dropdown part: each listed parameter gets its own options, the others none. */
 function applyDropdowns(doc: Record<string, unknown>, input: unknown): ProtocolProblem[] {
   const parsed = z.array(protocolDropdownInput).safeParse(input);
   if (!parsed.success) {
@@ -132,7 +132,7 @@ function applyDropdowns(doc: Record<string, unknown>, input: unknown): ProtocolP
   });
   doc.configParams = params.map((param) => {
     if (!isRecord(param)) return param;
-    const { options: _previous, ...rest } = param;
+    const { options: _previous, optionList: _list, ...rest } = param;
     const dropdown = dropdowns.find((candidate) => candidate.param === param.key);
     return dropdown ? { ...rest, options: dropdown.options } : rest;
   });
@@ -234,6 +234,7 @@ export function createProtocolService(opts: ProtocolServiceOptions) {
         items: doc.items,
         alarms: doc.alarms,
         commands: doc.commands,
+        moduleItems: doc.moduleItems,
         moduleStatus: doc.items
           .filter((item) => item.group === 'status')
           .map((item) => ({
@@ -249,6 +250,7 @@ export function createProtocolService(opts: ProtocolServiceOptions) {
         configMenus: doc.configMenus,
         configParams: doc.configParams,
         configReadBlocks: doc.configReadBlocks,
+        optionLists: doc.optionLists,
         dropdowns: withOptions.map((param) => ({
           param: param.key,
           name: param.name,
