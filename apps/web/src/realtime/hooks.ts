@@ -1,0 +1,70 @@
+// React hooks over the shared realtime connection: one set watched closely, or many followed at once.
+import { useEffect, useMemo } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { watchSets } from './client.ts';
+import type { ConnectionState } from './connection.ts';
+import { useRealtimeStore, type LiveSet } from './store.ts';
+
+export interface RealtimeOptions {
+  /** Retry when the connection drops (default true; the maintenance tab passes false, spec 4). */
+  reconnect?: boolean;
+  /** false: watch nothing for now. */
+  enabled?: boolean;
+}
+
+export interface SetRealtime {
+  /** What the server pushed for this set; undefined until its first push. */
+  live: LiveSet | undefined;
+  connection: ConnectionState;
+  /** The socket is open: pushes arrive. Show "offline" otherwise. */
+  online: boolean;
+}
+
+export function useRealtimeConnection(): ConnectionState {
+  return useRealtimeStore((s) => s.connection);
+}
+
+/** Watches one set closely: its module reports at the online rate while the page is open. */
+export function useSetRealtime(token: string | null | undefined, options: RealtimeOptions = {}): SetRealtime {
+  const reconnect = options.reconnect ?? true;
+  const enabled = (options.enabled ?? true) && Boolean(token);
+  useEffect(() => {
+    if (!enabled || !token) return;
+    return watchSets({ token, reconnect });
+  }, [token, reconnect, enabled]);
+  const live = useRealtimeStore((s) => (enabled && token ? s.sets[token] : undefined));
+  const connection = useRealtimeConnection();
+  return { live, connection, online: connection === 'open' };
+}
+
+export interface FleetRealtime {
+  /** Pushes so far by set token (sets without one yet are absent). */
+  sets: Record<string, LiveSet>;
+  connection: ConnectionState;
+  online: boolean;
+}
+
+/** Follows many sets (at most 100 are sent to the server) without raising their modules' rates. */
+export function useFleetRealtime(tokens: readonly string[], options: RealtimeOptions = {}): FleetRealtime {
+  const reconnect = options.reconnect ?? true;
+  const key = [...new Set(tokens.filter(Boolean))].join(',');
+  const enabled = (options.enabled ?? true) && key.length > 0;
+  const list = useMemo(() => (key ? key.split(',') : []), [key]);
+  useEffect(() => {
+    if (!enabled) return;
+    return watchSets({ tokens: list, reconnect });
+  }, [list, reconnect, enabled]);
+  const sets = useRealtimeStore(
+    useShallow((s) => {
+      const picked: Record<string, LiveSet> = {};
+      if (!enabled) return picked;
+      for (const token of list) {
+        const set = s.sets[token];
+        if (set) picked[token] = set;
+      }
+      return picked;
+    }),
+  );
+  const connection = useRealtimeConnection();
+  return { sets, connection, online: connection === 'open' };
+}

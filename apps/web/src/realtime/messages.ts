@@ -1,0 +1,113 @@
+// The messages of the realtime channel (/ws, design API.md "Realtime WebSocket"): the heartbeat the console
+// sends and the pushes it reads. Pushes are checked field by field; anything else is dropped.
+
+/** Sent at once and every 120 s: the set the page watches (`token`) and any further sets (`tokens`). */
+export interface HeartbeatMessage {
+  method: 'wshb';
+  token: string;
+  utoken: string;
+  language: string;
+  /** Further sets to follow (at most MAX_WATCHED_TOKENS); only `token` switches its module to the online rate. */
+  tokens?: string[];
+}
+
+/** The server accepts at most this many sets in `tokens`. */
+export const MAX_WATCHED_TOKENS = 100;
+
+export interface LiveAlarm {
+  id: number;
+  code: string;
+  level: string;
+  title: string;
+  /** Start time, ms since the epoch. */
+  start: number;
+  end: number | null;
+}
+
+export interface MonitorPush {
+  method: 'monitor';
+  token: string;
+  status: number;
+  alarmnum: number;
+  /** The controller's reading time, ms since the epoch (0 when nothing was read yet). */
+  ts: number;
+  values: Record<string, number | null>;
+}
+
+export interface AlarmPush {
+  method: 'alarm';
+  token: string;
+  alarmnum: number;
+  list: LiveAlarm[];
+}
+
+export interface ErrorPush {
+  method: 'error';
+  code: number;
+  msg: string;
+  /** The sets the server refused (unknown, or not visible to this user). */
+  tokens: string[];
+}
+
+export type RealtimePush = MonitorPush | AlarmPush | ErrorPush;
+
+type Loose = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Loose => typeof value === 'object' && value !== null;
+const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+const isToken = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
+
+function values(raw: unknown): Record<string, number | null> {
+  const out: Record<string, number | null> = {};
+  if (!isObject(raw)) return out;
+  for (const [key, value] of Object.entries(raw)) out[key] = isNumber(value) ? value : null;
+  return out;
+}
+
+function alarm(raw: unknown): LiveAlarm | null {
+  if (!isObject(raw) || !isNumber(raw.id) || typeof raw.code !== 'string') return null;
+  return {
+    id: raw.id,
+    code: raw.code,
+    level: typeof raw.level === 'string' ? raw.level : '',
+    title: typeof raw.title === 'string' ? raw.title : raw.code,
+    start: isNumber(raw.start) ? raw.start : 0,
+    end: isNumber(raw.end) ? raw.end : null,
+  };
+}
+
+/** The push in a frame, or null for anything the console does not understand (and a push without a token). */
+export function parsePush(text: string): RealtimePush | null {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!isObject(raw)) return null;
+  if (raw.method === 'monitor' && isToken(raw.token) && isObject(raw.data)) {
+    const data = raw.data;
+    return {
+      method: 'monitor',
+      token: raw.token,
+      status: isNumber(data.status) ? data.status : 0,
+      alarmnum: isNumber(data.alarmnum) ? data.alarmnum : 0,
+      ts: isNumber(data.ts) ? data.ts : 0,
+      values: values(data.values),
+    };
+  }
+  if (raw.method === 'alarm' && isToken(raw.token)) {
+    const list = Array.isArray(raw.list) ? raw.list.map(alarm).filter((a): a is LiveAlarm => a !== null) : [];
+    return { method: 'alarm', token: raw.token, alarmnum: isNumber(raw.alarmnum) ? raw.alarmnum : list.length, list };
+  }
+  if (raw.method === 'error') {
+    const tokens = Array.isArray(raw.tokens) ? raw.tokens.filter(isToken) : isToken(raw.token) ? [raw.token] : [];
+    return {
+      method: 'error',
+      code: isNumber(raw.code) ? raw.code : 0,
+      msg: typeof raw.msg === 'string' ? raw.msg : '',
+      tokens,
+    };
+  }
+  return null;
+}

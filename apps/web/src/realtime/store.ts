@@ -1,0 +1,61 @@
+// What the realtime channel said last about each watched set, and the state of the connection. Written only
+// by the shared connection (client.ts); read through the hooks.
+import { create } from 'zustand';
+import type { ConnectionState } from './connection.ts';
+import type { LiveAlarm, RealtimePush } from './messages.ts';
+
+export interface LiveSet {
+  token: string;
+  /** 0 offline, 1 stopped, 2 standby, 3 running; null until the first monitor push. */
+  status: number | null;
+  alarmnum: number | null;
+  /** The controller's reading time of `values`, ms since the epoch. */
+  ts: number | null;
+  /** Latest value of every data item by key (scaled, in the item's unit); null: no data. */
+  values: Record<string, number | null>;
+  /** Open alarms; null until the first alarm push. */
+  alarms: LiveAlarm[] | null;
+  /** Why the server refused to watch this set. */
+  error: string | null;
+}
+
+export interface RealtimeState {
+  connection: ConnectionState;
+  sets: Record<string, LiveSet>;
+}
+
+export const useRealtimeStore = create<RealtimeState>(() => ({ connection: 'idle', sets: {} }));
+
+function empty(token: string): LiveSet {
+  return { token, status: null, alarmnum: null, ts: null, values: {}, alarms: null, error: null };
+}
+
+export function applyPush(push: RealtimePush): void {
+  useRealtimeStore.setState((state) => {
+    const sets = { ...state.sets };
+    if (push.method === 'error') {
+      for (const token of push.tokens) sets[token] = { ...(sets[token] ?? empty(token)), error: push.msg };
+      return { sets };
+    }
+    const prev = sets[push.token] ?? empty(push.token);
+    sets[push.token] =
+      push.method === 'monitor'
+        ? { ...prev, status: push.status, alarmnum: push.alarmnum, ts: push.ts, values: push.values, error: null }
+        : { ...prev, alarmnum: push.alarmnum, alarms: push.list, error: null };
+    return { sets };
+  });
+}
+
+export function setConnectionState(connection: ConnectionState): void {
+  useRealtimeStore.setState({ connection });
+}
+
+/** Drops what was received for sets nobody watches any more, so a later visit starts from fresh pushes. */
+export function keepOnly(watched: ReadonlySet<string>): void {
+  const { sets } = useRealtimeStore.getState();
+  const stale = Object.keys(sets).filter((token) => !watched.has(token));
+  if (stale.length === 0) return;
+  const next = { ...sets };
+  for (const token of stale) delete next[token];
+  useRealtimeStore.setState({ sets: next });
+}
