@@ -36,6 +36,7 @@ const envSchema = z.object({
   ONLINE_RATE_MS: z.coerce.number().int().min(200).default(2000),
   OFFLINE_RATE_MS: z.coerce.number().int().min(1000).default(60000),
   COMMAND_TIMEOUT_MS: z.coerce.number().int().min(500).default(15000),
+  INGEST_PERSIST_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
   DEMO_FLEET: flag.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -69,6 +70,7 @@ export interface Config {
   onlineRateMs: number;
   offlineRateMs: number;
   commandTimeoutMs: number;
+  ingestPersistMs: number;
   demoFleet: boolean;
 }
 
@@ -113,6 +115,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     onlineRateMs: e.ONLINE_RATE_MS,
     offlineRateMs: e.OFFLINE_RATE_MS,
     commandTimeoutMs: e.COMMAND_TIMEOUT_MS,
+    ingestPersistMs: e.INGEST_PERSIST_MS,
     demoFleet: e.DEMO_FLEET ?? e.DEMO,
   };
 }

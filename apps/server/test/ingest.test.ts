@@ -222,6 +222,8 @@ describe('ingestion', () => {
     await module.publish('data', data(2, { ...RUNNING, gen_kw: 200 }, t0 + 60_000));
     await module.publish('data', data(3, { ...RUNNING, gen_kw: 150 }, t0 + 120_000));
     await module.waitFor('ack', (a) => a.upTo === 3);
+    // rollups are kept in memory and written every few seconds; flush writes them now
+    await t.app.devices.ingest.flush();
     const hour = await t.app.database.db
       .selectFrom('rollup_hour')
       .selectAll()
@@ -252,6 +254,7 @@ describe('rollups across hours', () => {
       module.publish('data', data(3, { ...RUNNING, gen_kw: 30 }, h10 + 60_000)),
     ]);
     await module.waitFor('ack', (a) => a.upTo === 3);
+    await t.app.devices.ingest.flush();
     const hours = await t.app.database.db
       .selectFrom('rollup_hour')
       .selectAll()
@@ -264,6 +267,67 @@ describe('rollups across hours', () => {
     ]);
     expect(JSON.parse(hours[0]!.stats).gen_kw).toMatchObject({ min: 10, max: 30, n: 2 });
     await module.close();
+  });
+});
+
+describe('rollups after a crash', () => {
+  it('rebuilds the rollups and latest values of acked samples that were still in memory', async () => {
+    const set = await newSet('Crash before persist');
+    const { createIngest } = await import('../src/modules/devices/ingest.ts');
+    const { createLocalBus } = await import('../src/modules/devices/bus.ts');
+    const standalone = (persistMs: number) => {
+      const handlers: ((modemKey: string, channel: 'data', payload: Buffer) => void)[] = [];
+      const acks: number[] = [];
+      const ingest = createIngest({
+        db: t.app.database.db,
+        transport: {
+          port: undefined,
+          onMessage: (h) => handlers.push(h as (typeof handlers)[number]),
+          publish: async (_modem, _channel, payload) => void acks.push(JSON.parse(String(payload)).upTo),
+          connected: () => true,
+          close: async () => undefined,
+        },
+        protocols: t.app.devices.protocols,
+        bus: createLocalBus(),
+        log: t.app.log,
+        expectedPeriodMs: () => 3_600_000,
+        onHello: () => undefined,
+        onReply: () => undefined,
+        persistMs,
+      });
+      const send = (m: object) => handlers[0]!(set.modemKey, 'data', Buffer.from(JSON.stringify(m)));
+      return { ingest, acks, send };
+    };
+    const t0 = Date.UTC(2026, 10, 18, 7, 10);
+    // The first process stores and acks three samples, then dies before it writes its rollups.
+    const first = standalone(3_600_000);
+    first.send(data(1, { ...RUNNING, gen_kw: 100 }, t0));
+    first.send(data(2, { ...RUNNING, gen_kw: 300 }, t0 + 60_000));
+    first.send(data(3, { ...RUNNING, gen_kw: 200 }, t0 + 120_000));
+    await expect.poll(() => first.acks.at(-1)).toBe(3);
+    const rollup = () =>
+      t.app.database.db.selectFrom('rollup_hour').selectAll().where('genset_id', '=', set.id).executeTakeFirst();
+    expect(await rollup()).toBeUndefined();
+    expect(await samples(set.id)).toHaveLength(3);
+    // The next process merges them in again from the stored samples, once.
+    const second = standalone(3_600_000);
+    await second.ingest.flush();
+    const hour = await rollup();
+    expect(hour?.samples).toBe(3);
+    expect(JSON.parse(hour!.stats).gen_kw).toMatchObject({ min: 100, max: 300, n: 3, first: 100, last: 200 });
+    const latest = await t.app.database.db
+      .selectFrom('set_latest')
+      .selectAll()
+      .where('genset_id', '=', set.id)
+      .executeTakeFirstOrThrow();
+    expect(latest.device_ts).toBe(t0 + 120_000);
+    expect(JSON.parse(latest.values).gen_kw).toBe(200);
+    // A resend of the same seqs stores nothing and counts nothing twice.
+    second.send(data(3, { ...RUNNING, gen_kw: 200 }, t0 + 120_000));
+    await expect.poll(() => second.acks.at(-1)).toBe(3);
+    await second.ingest.flush();
+    expect((await rollup())?.samples).toBe(3);
+    await second.ingest.close();
   });
 });
 

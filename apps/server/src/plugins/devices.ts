@@ -62,6 +62,7 @@ export default fp(
       bus,
       log: app.log,
       expectedPeriodMs: planner.expectedPeriodMs,
+      persistMs: config.ingestPersistMs,
       onHello: (modemKey) =>
         void planner.publishPlan(modemKey).catch((err: unknown) => app.log.warn({ err }, 'plan not sent')),
       onReply: (modemKey, payload) => commands.receive(modemKey, payload),
@@ -74,6 +75,7 @@ export default fp(
       commands,
       transport,
       commandTimeoutMs: config.commandTimeoutMs,
+      live: (gensetId) => ingest.latestRow(gensetId),
     });
     app.decorate('devices', { transport, protocols, bus, ingest, planner, commands, fleet, service });
 

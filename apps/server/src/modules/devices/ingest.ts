@@ -2,6 +2,15 @@
 // transitions, alarms and hour/day rollups. Messages are processed in arrival order, in batches, one
 // transaction per batch; a module is acked only after its samples are committed, and a (modem, seq) it
 // already stored is skipped, so a resend after any crash or reconnect stores nothing twice.
+//
+// What a batch commits: every sample, every status change and alarm, and the set's status and alarm count
+// when they change. What it keeps in memory and writes every `persistMs` (and on flush/close): the rollup
+// buckets, the latest values and the modules' last seq and last-seen time. Those are derived from the
+// samples, so nothing is lost if the server dies in between: at start, and after a failed batch, the samples
+// newer than the persisted rollups' watermark (`ingest_state.rollup_sample_id`) are merged in again. Writing
+// them per batch made every batch rewrite two 7 KB rollup rows per set, which limited a fleet of 1,000
+// modules to 1,500 snapshots/s.
+import { CompiledQuery, sql } from 'kysely';
 import { deriveStatus, modemData, modemEvent, modemHello, type ModemData, type ModemChannel } from '@genset/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
@@ -63,6 +72,9 @@ interface Queued {
 }
 
 const BATCH_LIMIT = 500;
+const WATERMARK = 'rollup_sample_id';
+/** Samples read at once when merging them into the rollups again after a restart. */
+const RECOVERY_PAGE = 2000;
 
 export interface IngestOptions {
   db: Db;
@@ -74,46 +86,64 @@ export interface IngestOptions {
   expectedPeriodMs: (modemKey: string) => number;
   onHello: (modemKey: string) => void;
   onReply: (modemKey: string, payload: unknown) => void;
+  /** How often rollups, latest values and module counters are written (default 2 s). */
+  persistMs?: number;
 }
 
 export function createIngest(opts: IngestOptions) {
   const { db, transport, protocols, bus, log } = opts;
+  const persistMs = opts.persistMs ?? 2000;
   const modems = new Map<string, ModemInfo | null>();
   const sets = new Map<string, SetState | null>();
   const setsById = new Map<number, SetState>();
+  /** The newest bucket of each set and table (`table|gensetId`). */
   const buckets = new Map<string, Bucket>();
+  /** Buckets changed since the last persist (`table|gensetId|bucket`). */
+  const dirtyBuckets = new Map<string, Bucket>();
+  /** Sets whose latest values changed since the last persist. */
+  const dirtyLatest = new Set<number>();
+  /** Modules heard from since the last persist: the highest seq stored and when. */
+  const dirtyModems = new Map<number, { seq: number; seenAt: number }>();
+  /** Modules whose `online` flag is 1 in the database (as far as this process knows). */
+  const onlineModems = new Set<number>();
+  /** The highest sample id merged into the buckets in memory. */
+  let mergedUpTo = 0;
+  /** The watermark as written in `ingest_state` (-1: not known yet, write it). */
+  let persistedUpTo = -1;
+  let lastPersist = Date.now();
   const lastSeen = new Map<string, number>();
   const queue: Queued[] = [];
   let draining: Promise<void> | null = null;
   let closed = false;
-  const stats = { received: 0, stored: 0, duplicates: 0, refused: 0, batches: 0 };
+  const stats = { received: 0, stored: 0, duplicates: 0, refused: 0, batches: 0, persists: 0, recovered: 0 };
+
+  // The hot insert, compiled once by Kysely for this dialect and then run with new parameters.
+  const sampleInsert = db
+    .insertInto('sample')
+    .values({ modem_id: 0, seq: 0, genset_id: 0, ts: 0, status: 0, values: '' })
+    .onConflict((oc) => oc.columns(['modem_id', 'seq']).doNothing())
+    .returning('id')
+    .compile().sql;
 
   async function modemByKey(key: string): Promise<ModemInfo | null> {
     if (modems.has(key)) return modems.get(key)!;
     const row = await db
       .selectFrom('modem')
-      .select(['id', 'company_id'])
+      .select(['id', 'company_id', 'online'])
       .where('modem_key', '=', key)
       .executeTakeFirst();
     const info = row ? { id: row.id, key, companyId: row.company_id } : null;
+    if (row?.online === 1) onlineModems.add(row.id);
     modems.set(key, info);
     return info;
   }
 
-  async function setFor(modem: ModemInfo, port: string, address: number): Promise<SetState | null> {
-    const cacheKey = `${modem.id}|${port}|${address}`;
-    if (sets.has(cacheKey)) return sets.get(cacheKey)!;
-    const row = await db
-      .selectFrom('genset')
-      .select(['id', 'token', 'protocol_key', 'time_zone'])
-      .where('modem_id', '=', modem.id)
-      .where('port', '=', port)
-      .where('address', '=', address)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    if (!row) {
-      sets.set(cacheKey, null);
-      return null;
+  async function loadSet(row: { id: number; token: string; protocol_key: string; time_zone: string }, modemId: number) {
+    const known = setsById.get(row.id);
+    if (known) {
+      // The binding may have changed (protocol, time zone); the live state in memory is newer than the table.
+      Object.assign(known, { token: row.token, modemId, protocolKey: row.protocol_key, timeZone: row.time_zone });
+      return known;
     }
     const latest = await db.selectFrom('set_latest').selectAll().where('genset_id', '=', row.id).executeTakeFirst();
     const open = await db
@@ -125,7 +155,7 @@ export function createIngest(opts: IngestOptions) {
     const state: SetState = {
       id: row.id,
       token: row.token,
-      modemId: modem.id,
+      modemId,
       protocolKey: row.protocol_key,
       timeZone: row.time_zone,
       status: latest?.status ?? STATUS.offline,
@@ -144,14 +174,30 @@ export function createIngest(opts: IngestOptions) {
         ]),
       ),
     };
-    sets.set(cacheKey, state);
     setsById.set(state.id, state);
     return state;
   }
 
+  async function setFor(modem: ModemInfo, port: string, address: number): Promise<SetState | null> {
+    const cacheKey = `${modem.id}|${port}|${address}`;
+    if (sets.has(cacheKey)) return sets.get(cacheKey)!;
+    const row = await db
+      .selectFrom('genset')
+      .select(['id', 'token', 'protocol_key', 'time_zone'])
+      .where('modem_id', '=', modem.id)
+      .where('port', '=', port)
+      .where('address', '=', address)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    const state = row ? await loadSet(row, modem.id) : null;
+    sets.set(cacheKey, state);
+    return state;
+  }
+
   function mergeStats(stats: BucketStats, values: Record<string, number | null>) {
-    for (const [key, v] of Object.entries(values)) {
-      if (v === null || !Number.isFinite(v)) continue;
+    for (const key in values) {
+      const v = values[key];
+      if (v === null || v === undefined || !Number.isFinite(v)) continue;
       const s = stats[key];
       if (!s) stats[key] = { min: v, max: v, sum: v, n: 1, first: v, last: v };
       else {
@@ -164,25 +210,15 @@ export function createIngest(opts: IngestOptions) {
     }
   }
 
-  /**
-   * The bucket a sample falls in. `inBatch` holds the buckets the running batch changed, keyed by table, set
-   * and bucket: their rows are written only at the end of the batch, so a bucket met again after another one
-   * (a resend from an older hour between live samples) must be taken from there, not read again (which
-   * would start it afresh and insert its row twice).
-   */
-  async function bucketFor(
-    trx: Db,
-    table: Bucket['table'],
-    gensetId: number,
-    bucket: number,
-    inBatch: Map<string, Bucket>,
-  ): Promise<Bucket> {
+  /** The bucket a sample falls in: the set's newest one, one changed since the last persist, or its row. */
+  async function bucketFor(table: Bucket['table'], gensetId: number, bucket: number): Promise<Bucket> {
     const key = `${table}|${gensetId}`;
-    const cached = buckets.get(key);
-    if (cached && cached.bucket === bucket) return cached;
-    let b = inBatch.get(`${key}|${bucket}`);
+    const current = buckets.get(key);
+    if (current && current.bucket === bucket) return current;
+    const fullKey = `${key}|${bucket}`;
+    let b = dirtyBuckets.get(fullKey);
     if (!b) {
-      const row = await trx
+      const row = await db
         .selectFrom(table)
         .selectAll()
         .where('genset_id', '=', gensetId)
@@ -199,7 +235,7 @@ export function createIngest(opts: IngestOptions) {
           }
         : { table, gensetId, bucket, stats: {}, samples: 0, persisted: false };
     }
-    buckets.set(key, b);
+    if (!current || bucket >= current.bucket) buckets.set(key, b);
     return b;
   }
 
@@ -214,8 +250,156 @@ export function createIngest(opts: IngestOptions) {
     return start;
   }
 
-  function titleOf(title: Record<string, string>) {
-    return title;
+  /** Adds one stored sample to its set's hour and day buckets (kept in memory until the next persist). */
+  async function rollUp(set: SetState, ts: number, values: Record<string, number | null>) {
+    for (const [table, bucket] of [
+      ['rollup_hour', startOfHour(ts)],
+      ['rollup_day', dayBucket(ts, set.timeZone)],
+    ] as const) {
+      const b = await bucketFor(table, set.id, bucket);
+      mergeStats(b.stats, values);
+      b.samples += 1;
+      dirtyBuckets.set(`${table}|${set.id}|${bucket}`, b);
+    }
+  }
+
+  /** Writes the rollups, latest values and module counters changed since the last time, with the watermark. */
+  async function persist() {
+    lastPersist = Date.now();
+    if (!dirtyBuckets.size && !dirtyLatest.size && !dirtyModems.size && persistedUpTo === mergedUpTo) return;
+    const bucketsNow = [...dirtyBuckets.values()];
+    const latestNow = [...dirtyLatest];
+    const modemsNow = [...dirtyModems];
+    const upTo = mergedUpTo;
+    dirtyBuckets.clear();
+    dirtyLatest.clear();
+    dirtyModems.clear();
+    try {
+      await db.transaction().execute(async (trx) => {
+        for (const b of bucketsNow) {
+          const stats = JSON.stringify(b.stats);
+          if (b.persisted) {
+            await trx
+              .updateTable(b.table)
+              .set({ stats, samples: b.samples })
+              .where('genset_id', '=', b.gensetId)
+              .where('bucket', '=', b.bucket)
+              .execute();
+          } else {
+            await trx
+              .insertInto(b.table)
+              .values({ genset_id: b.gensetId, bucket: b.bucket, stats, samples: b.samples })
+              .execute();
+          }
+        }
+        const now = Date.now();
+        for (const id of latestNow) {
+          const set = setsById.get(id);
+          if (!set) continue;
+          const row = {
+            status: set.status,
+            alarm_count: set.openAlarms.size,
+            values: JSON.stringify(set.values),
+            device_ts: set.deviceTs,
+            updated_at: now,
+          };
+          await trx
+            .insertInto('set_latest')
+            .values({ genset_id: set.id, ...row })
+            .onConflict((oc) => oc.column('genset_id').doUpdateSet(row))
+            .execute();
+        }
+        for (const [modemId, m] of modemsNow) {
+          await trx
+            .updateTable('modem')
+            .set({
+              last_seen_at: m.seenAt,
+              last_seq: sql<number>`case when last_seq < ${m.seq} then ${m.seq} else last_seq end`,
+            })
+            .where('id', '=', modemId)
+            .execute();
+        }
+        await trx
+          .insertInto('ingest_state')
+          .values({ name: WATERMARK, value: upTo })
+          .onConflict((oc) => oc.column('name').doUpdateSet({ value: upTo }))
+          .execute();
+      });
+    } catch (err) {
+      // Nothing of it was written: take it all up again for the next time.
+      for (const b of bucketsNow) dirtyBuckets.set(`${b.table}|${b.gensetId}|${b.bucket}`, b);
+      for (const id of latestNow) dirtyLatest.add(id);
+      for (const [id, m] of modemsNow) {
+        const newer = dirtyModems.get(id);
+        dirtyModems.set(id, newer ? { seq: Math.max(newer.seq, m.seq), seenAt: newer.seenAt } : m);
+      }
+      throw err;
+    }
+    for (const b of bucketsNow) b.persisted = true;
+    persistedUpTo = upTo;
+    stats.persists++;
+  }
+
+  /**
+   * Merges the samples stored after the persisted watermark into the rollups and latest values again: after a
+   * restart (they were committed and acked, but their rollups were still in memory) and after a failed batch
+   * (which may have changed buckets in memory with samples that were then rolled back).
+   */
+  async function recover() {
+    buckets.clear();
+    dirtyBuckets.clear();
+    const mark = await db.selectFrom('ingest_state').select('value').where('name', '=', WATERMARK).executeTakeFirst();
+    let after = Number(mark?.value ?? 0);
+    persistedUpTo = mark ? after : -1;
+    if (!mark) {
+      // First start with this table: rollups so far were written with their samples.
+      const top = await db
+        .selectFrom('sample')
+        .select((eb) => eb.fn.max('id').as('id'))
+        .executeTakeFirst();
+      after = Number(top?.id ?? 0);
+    }
+    mergedUpTo = after;
+    for (;;) {
+      const rows = await db
+        .selectFrom('sample')
+        .innerJoin('genset', 'genset.id', 'sample.genset_id')
+        .select([
+          'sample.id',
+          'sample.ts',
+          'sample.values',
+          'sample.modem_id',
+          'genset.id as gensetId',
+          'genset.token',
+          'genset.protocol_key',
+          'genset.time_zone',
+        ])
+        .where('sample.id', '>', after)
+        .orderBy('sample.id')
+        .limit(RECOVERY_PAGE)
+        .execute();
+      if (!rows.length) break;
+      for (const r of rows) {
+        after = Number(r.id);
+        const values = JSON.parse(r.values) as Record<string, number | null>;
+        // a sample of a controller error carries no values and is not in the rollups
+        if (Object.keys(values).length === 0) continue;
+        const set = await loadSet(
+          { id: r.gensetId, token: r.token, protocol_key: r.protocol_key, time_zone: r.time_zone },
+          r.modem_id,
+        );
+        await rollUp(set, Number(r.ts), values);
+        if (Number(r.ts) >= set.deviceTs) {
+          set.values = values;
+          set.deviceTs = Number(r.ts);
+          dirtyLatest.add(set.id);
+        }
+        stats.recovered++;
+      }
+      mergedUpTo = after;
+    }
+    if (stats.recovered) log.info({ samples: stats.recovered }, 'rollups and latest values brought up to date');
+    await persist();
   }
 
   /** Processes one batch in one transaction; returns what to announce once it is committed. */
@@ -223,16 +407,19 @@ export function createIngest(opts: IngestOptions) {
     const acks = new Map<string, number>();
     const touched = new Map<number, SetState>();
     const alarmChanged = new Set<number>();
-    const dirtyBuckets = new Map<string, Bucket>();
+    const statusChanged = new Set<number>();
+    const rollups: { set: SetState; ts: number; values: Record<string, number | null> }[] = [];
     let stored = 0;
     let duplicates = 0;
+    let maxId = 0;
     const seqs = new Map<number, number>();
+    const cameOnline: number[] = [];
     // Work on copies so that a failed transaction leaves the caches as they were.
     const pending = new Map<number, SetState>();
     const working = (s: SetState): SetState => {
       let w = pending.get(s.id);
       if (!w) {
-        w = { ...s, values: { ...s.values }, openAlarms: new Map(s.openAlarms) };
+        w = { ...s, openAlarms: new Map(s.openAlarms) };
         pending.set(s.id, w);
       }
       return w;
@@ -253,174 +440,138 @@ export function createIngest(opts: IngestOptions) {
       resolved.push({ modem, message, base, protocol: base ? await protocols.get(base.protocolKey) : undefined });
     }
 
-    await db
-      .transaction()
-      .execute(async (trx) => {
-        for (const { modem, message, base, protocol } of resolved) {
-          acks.set(modem.key, Math.max(acks.get(modem.key) ?? 0, message.seq));
-          seqs.set(modem.id, Math.max(seqs.get(modem.id) ?? 0, message.seq));
-          if (!base) {
-            log.warn(
-              { modem: modem.key, port: message.port, address: message.address },
-              'data for a controller no set is bound to',
-            );
-            continue;
+    await db.transaction().execute(async (trx) => {
+      for (const { modem, message, base, protocol } of resolved) {
+        acks.set(modem.key, Math.max(acks.get(modem.key) ?? 0, message.seq));
+        seqs.set(modem.id, Math.max(seqs.get(modem.id) ?? 0, message.seq));
+        if (!base) {
+          log.warn(
+            { modem: modem.key, port: message.port, address: message.address },
+            'data for a controller no set is bound to',
+          );
+          continue;
+        }
+        if (!protocol) {
+          log.error({ protocol: base.protocolKey }, 'set uses a protocol that is not published');
+          continue;
+        }
+        const set = working(base);
+        let values: Record<string, number | null> = {};
+        let status: number = STATUS.offline;
+        let active: { code: string; level: string; title: Record<string, string> }[] = [];
+        if (!message.error) {
+          values = protocol.decode(message.blocks);
+          const summary = deriveStatus(protocol.doc, values);
+          status = summary.status;
+          active = summary.activeAlarms;
+        }
+        const { rows } = await trx.executeQuery<{ id: number }>(
+          CompiledQuery.raw(sampleInsert, [modem.id, message.seq, set.id, message.ts, status, JSON.stringify(values)]),
+        );
+        const inserted = rows[0];
+        if (!inserted) {
+          duplicates++;
+          continue;
+        }
+        stored++;
+        maxId = Math.max(maxId, Number(inserted.id));
+        // An older sample (a resend from a module's outbox) is stored but does not move the set backwards.
+        const current = message.ts >= set.deviceTs;
+        if (current) {
+          if (status !== set.status) {
+            await trx
+              .insertInto('status_change')
+              .values({
+                genset_id: set.id,
+                status,
+                previous: set.status,
+                ts: message.ts,
+                reason: message.error ? 'controller' : 'values',
+              })
+              .execute();
+            set.status = status;
+            statusChanged.add(set.id);
           }
-          if (!protocol) {
-            log.error({ protocol: base.protocolKey }, 'set uses a protocol that is not published');
-            continue;
-          }
-          const set = working(base);
-          let values: Record<string, number | null> = {};
-          let status: number = STATUS.offline;
-          let active: { code: string; level: string; title: Record<string, string> }[] = [];
           if (!message.error) {
-            values = protocol.decode(message.blocks);
-            const summary = deriveStatus(protocol.doc, values);
-            status = summary.status;
-            active = summary.activeAlarms;
-          }
-          const inserted = await trx
-            .insertInto('sample')
-            .values({
-              modem_id: modem.id,
-              seq: message.seq,
-              genset_id: set.id,
-              ts: message.ts,
-              status,
-              values: JSON.stringify(values),
-            })
-            .onConflict((oc) => oc.columns(['modem_id', 'seq']).doNothing())
-            .returning('id')
-            .executeTakeFirst();
-          if (!inserted) {
-            duplicates++;
-            continue;
-          }
-          stored++;
-          // An older sample (a resend from a module's outbox) is stored but does not move the set backwards.
-          const current = message.ts >= set.deviceTs;
-          if (current) {
-            if (status !== set.status) {
-              await trx
-                .insertInto('status_change')
+            const activeCodes = new Set(active.map((a) => a.code));
+            for (const a of active) {
+              if (set.openAlarms.has(a.code)) continue;
+              const row = await trx
+                .insertInto('alarm')
                 .values({
                   genset_id: set.id,
-                  status,
-                  previous: set.status,
-                  ts: message.ts,
-                  reason: message.error ? 'controller' : 'values',
-                })
-                .execute();
-              set.status = status;
-            }
-            if (!message.error) {
-              const activeCodes = new Set(active.map((a) => a.code));
-              for (const a of active) {
-                if (set.openAlarms.has(a.code)) continue;
-                const row = await trx
-                  .insertInto('alarm')
-                  .values({
-                    genset_id: set.id,
-                    code: a.code,
-                    level: a.level,
-                    title: JSON.stringify(titleOf(a.title)),
-                    start_ts: message.ts,
-                    end_ts: null,
-                    acknowledged: 0,
-                  })
-                  .returning('id')
-                  .executeTakeFirstOrThrow();
-                set.openAlarms.set(a.code, {
-                  id: row.id,
                   code: a.code,
                   level: a.level,
-                  title: a.title,
-                  start: message.ts,
-                });
-                alarmChanged.add(set.id);
-              }
-              for (const [code, open] of set.openAlarms) {
-                if (activeCodes.has(code)) continue;
-                await trx.updateTable('alarm').set({ end_ts: message.ts }).where('id', '=', open.id).execute();
-                set.openAlarms.delete(code);
-                alarmChanged.add(set.id);
-              }
-              set.values = values;
+                  title: JSON.stringify(a.title),
+                  start_ts: message.ts,
+                  end_ts: null,
+                  acknowledged: 0,
+                })
+                .returning('id')
+                .executeTakeFirstOrThrow();
+              set.openAlarms.set(a.code, {
+                id: row.id,
+                code: a.code,
+                level: a.level,
+                title: a.title,
+                start: message.ts,
+              });
+              alarmChanged.add(set.id);
             }
-            set.deviceTs = message.ts;
-          }
-          if (!message.error) {
-            for (const [table, bucket] of [
-              ['rollup_hour', startOfHour(message.ts)],
-              ['rollup_day', dayBucket(message.ts, set.timeZone)],
-            ] as const) {
-              const b = await bucketFor(trx, table, set.id, bucket, dirtyBuckets);
-              mergeStats(b.stats, values);
-              b.samples += 1;
-              dirtyBuckets.set(`${table}|${set.id}|${bucket}`, b);
+            for (const [code, open] of set.openAlarms) {
+              if (activeCodes.has(code)) continue;
+              await trx.updateTable('alarm').set({ end_ts: message.ts }).where('id', '=', open.id).execute();
+              set.openAlarms.delete(code);
+              alarmChanged.add(set.id);
             }
+            set.values = values;
           }
-          touched.set(set.id, set);
+          set.deviceTs = message.ts;
         }
+        if (!message.error) rollups.push({ set, ts: message.ts, values });
+        touched.set(set.id, set);
+      }
 
-        for (const b of dirtyBuckets.values()) {
-          const stats = JSON.stringify(b.stats);
-          if (b.persisted) {
-            await trx
-              .updateTable(b.table)
-              .set({ stats, samples: b.samples })
-              .where('genset_id', '=', b.gensetId)
-              .where('bucket', '=', b.bucket)
-              .execute();
-          } else {
-            await trx
-              .insertInto(b.table)
-              .values({ genset_id: b.gensetId, bucket: b.bucket, stats, samples: b.samples })
-              .execute();
-          }
-        }
-        const now = Date.now();
-        for (const set of touched.values()) {
-          const row = {
-            status: set.status,
-            alarm_count: set.openAlarms.size,
-            values: JSON.stringify(set.values),
-            device_ts: set.deviceTs,
-            updated_at: now,
-          };
-          await trx
-            .insertInto('set_latest')
-            .values({ genset_id: set.id, ...row })
-            .onConflict((oc) => oc.column('genset_id').doUpdateSet(row))
-            .execute();
-        }
-        for (const [modemId, seq] of seqs) {
-          await trx.updateTable('modem').set({ last_seen_at: now, online: 1 }).where('id', '=', modemId).execute();
-          await trx
-            .updateTable('modem')
-            .set({ last_seq: seq })
-            .where('id', '=', modemId)
-            .where('last_seq', '<', seq)
-            .execute();
-        }
-      })
-      .catch((err: unknown) => {
-        // The transaction rolled back: forget the buckets it changed, so that they are read again as committed.
-        for (const b of dirtyBuckets.values()) {
-          const key = `${b.table}|${b.gensetId}`;
-          if (buckets.get(key) === b) buckets.delete(key);
-        }
-        throw err;
-      });
+      // Status and alarm count are what lists filter on: they are written with the samples that changed them.
+      const now = Date.now();
+      for (const id of new Set([...statusChanged, ...alarmChanged])) {
+        const set = pending.get(id)!;
+        const row = {
+          status: set.status,
+          alarm_count: set.openAlarms.size,
+          values: JSON.stringify(set.values),
+          device_ts: set.deviceTs,
+          updated_at: now,
+        };
+        await trx
+          .insertInto('set_latest')
+          .values({ genset_id: set.id, ...row })
+          .onConflict((oc) => oc.column('genset_id').doUpdateSet(row))
+          .execute();
+      }
+      for (const modemId of seqs.keys()) {
+        if (onlineModems.has(modemId)) continue;
+        await trx.updateTable('modem').set({ online: 1, last_seen_at: now }).where('id', '=', modemId).execute();
+        cameOnline.push(modemId);
+      }
+    });
 
-    for (const b of dirtyBuckets.values()) b.persisted = true;
-    stats.stored += stored;
-    stats.duplicates += duplicates;
+    // Committed: the sets take their new state, and the stored samples go into the rollups in memory.
     for (const w of pending.values()) {
       const base = setsById.get(w.id);
       if (base) Object.assign(base, w);
     }
+    for (const id of cameOnline) onlineModems.add(id);
+    const now = Date.now();
+    for (const [modemId, seq] of seqs) {
+      const had = dirtyModems.get(modemId);
+      dirtyModems.set(modemId, { seq: Math.max(had?.seq ?? 0, seq), seenAt: now });
+    }
+    for (const r of rollups) await rollUp(setsById.get(r.set.id) ?? r.set, r.ts, r.values);
+    for (const id of touched.keys()) dirtyLatest.add(id);
+    if (maxId > mergedUpTo) mergedUpTo = maxId;
+    stats.stored += stored;
+    stats.duplicates += duplicates;
     return { acks, touched: [...touched.keys()].map((id) => setsById.get(id)!), alarmChanged };
   }
 
@@ -450,12 +601,16 @@ export function createIngest(opts: IngestOptions) {
     }
   }
 
+  /** Merged again from the samples at start; batches wait for it. */
+  let ready: Promise<void> = Promise.resolve();
+
   async function drain() {
+    await ready;
     while (queue.length && !closed) {
       // Yield to the event loop before each batch. The broker hands over each QoS 1 message in its own
       // setImmediate callback, and a batch against SQLite completes within the microtasks that follow that
-      // callback: without this, every batch held exactly one message (one transaction, one rollup and
-      // latest-values write per message). Waiting one turn lets everything read meanwhile join the batch.
+      // callback: without this, every batch held exactly one message (one transaction per message). Waiting
+      // one turn lets everything read meanwhile join the batch.
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (closed) break;
       const batch = queue.slice(0, BATCH_LIMIT);
@@ -469,9 +624,12 @@ export function createIngest(opts: IngestOptions) {
             .catch((err: unknown) => log.warn({ err }, 'ack not sent'));
         }
         for (const set of result.touched) announce(set, result.alarmChanged.has(set.id));
+        if (Date.now() - lastPersist >= persistMs) await persist();
       } catch (err) {
         log.error({ err }, 'ingest batch failed; retrying');
         await new Promise((r) => setTimeout(r, 500));
+        // The rollups in memory may hold samples of the batch that rolled back: take them from the table.
+        await recover().catch((e: unknown) => log.error({ err: e }, 'rollups not recovered'));
       }
     }
   }
@@ -484,6 +642,37 @@ export function createIngest(opts: IngestOptions) {
       });
     }
   }
+
+  /** Runs `work` between batches (never while one is open). */
+  async function exclusive<T>(work: () => Promise<T>): Promise<T> {
+    for (;;) {
+      if (draining) {
+        await draining;
+        continue;
+      }
+      let release!: () => void;
+      draining = new Promise<void>((resolve) => (release = resolve));
+      try {
+        return await work();
+      } finally {
+        draining = null;
+        release();
+        if (queue.length && !closed) kick();
+      }
+    }
+  }
+
+  ready = exclusive(() => recover()).catch((err: unknown) => log.error({ err }, 'rollups not recovered at start'));
+
+  // Idle fleets still get their rollups and latest values written.
+  const persistTimer = setInterval(
+    () => {
+      if (draining || Date.now() - lastPersist < persistMs) return;
+      void exclusive(() => persist()).catch((err: unknown) => log.error({ err }, 'rollups not written'));
+    },
+    Math.max(100, Math.floor(persistMs / 2)),
+  );
+  persistTimer.unref();
 
   async function setOffline(modemKey: string, reason: string) {
     const modem = await modemByKey(modemKey);
@@ -501,6 +690,7 @@ export function createIngest(opts: IngestOptions) {
       const set = await setFor(modem, r.port, r.address);
       if (set && set.status !== STATUS.offline) states.push(set);
     }
+    onlineModems.delete(modem.id);
     await db.transaction().execute(async (trx) => {
       await trx.updateTable('modem').set({ online: 0 }).where('id', '=', modem.id).execute();
       for (const set of states) {
@@ -553,6 +743,7 @@ export function createIngest(opts: IngestOptions) {
       })
       .where('id', '=', modem.id)
       .execute();
+    onlineModems.add(modem.id);
     opts.onHello(modemKey);
   }
 
@@ -643,16 +834,27 @@ export function createIngest(opts: IngestOptions) {
       sets.clear();
       setsById.clear();
     },
-    async latest(gensetId: number) {
-      return setsById.get(gensetId);
+    /** The set's latest state as this process holds it, in the shape of a `set_latest` row. */
+    latestRow(gensetId: number) {
+      const set = setsById.get(gensetId);
+      if (!set) return undefined;
+      return {
+        status: set.status,
+        alarm_count: set.openAlarms.size,
+        values: JSON.stringify(set.values),
+        device_ts: set.deviceTs,
+      };
     },
-    /** Resolves once everything received so far is stored. */
+    /** Resolves once everything received so far is stored, rollups and latest values included. */
     async flush() {
+      await ready;
       while (queue.length || draining) await (draining ?? new Promise((r) => setTimeout(r, 5)));
+      await exclusive(() => persist());
     },
     async close() {
       clearInterval(watchdog);
-      await this.flush().catch(() => undefined);
+      clearInterval(persistTimer);
+      await this.flush().catch((err: unknown) => log.error({ err }, 'rollups not written at close'));
       closed = true;
     },
   };

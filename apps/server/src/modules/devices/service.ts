@@ -21,6 +21,16 @@ export interface DeviceServiceOptions {
   commands: CommandDispatcher;
   transport: DeviceTransport;
   commandTimeoutMs: number;
+  /** The latest state ingestion holds in memory (newer than `set_latest`, which it writes every few seconds). */
+  live?: (gensetId: number) => LatestRow | undefined;
+}
+
+export interface LatestRow {
+  status: number;
+  alarm_count: number;
+  /** JSON text of the latest values, as in `set_latest`. */
+  values: string;
+  device_ts: number;
 }
 
 export function createDeviceService(opts: DeviceServiceOptions) {
@@ -41,8 +51,11 @@ export function createDeviceService(opts: DeviceServiceOptions) {
     return { set, rights };
   }
 
-  async function latest(gensetId: number) {
-    return db.selectFrom('set_latest').selectAll().where('genset_id', '=', gensetId).executeTakeFirst();
+  async function latest(gensetId: number): Promise<LatestRow | undefined> {
+    return (
+      opts.live?.(gensetId) ??
+      db.selectFrom('set_latest').selectAll().where('genset_id', '=', gensetId).executeTakeFirst()
+    );
   }
 
   async function modemOf(set: GensetRow) {
