@@ -1,0 +1,231 @@
+// The home page summary (/home/summary) and the multi-set grid (/devicedata/getmutilstatus) over the sets
+// a user sees: counts by status, active alarms by level, the fleet's output now, positions with status,
+// the 30-day energy ranking and the latest alarms; the key values of many sets at once. Latest values,
+// positions and energy are read out of the JSON columns in the database, so a large fleet's rows are not
+// parsed one by one on the server.
+import {
+  DEFAULT_MULTI_ITEMS,
+  type DataItem,
+  type HomeSummaryResponse,
+  type Language,
+  type MultiStatusEntry,
+} from '@genset/protocol';
+import { sql } from 'kysely';
+import type { Db, DbKind } from '../../db/database.ts';
+import { notFound } from '../../lib/errors.ts';
+import type { AccountService } from '../account/service.ts';
+import type { SessionContext } from '../auth/service.ts';
+import type { ProtocolStore } from '../devices/protocols.ts';
+import { alarmEntry, column } from '../history/service.ts';
+import { historySql } from '../history/sql.ts';
+import { visibleSets } from '../history/visibility.ts';
+
+const DAY = 86_400_000;
+const RANKING_DAYS = 30;
+const RANKING_SIZE = 10;
+const LATEST_ALARMS = 10;
+
+export interface DashboardOptions {
+  db: Db;
+  kind: DbKind;
+  accounts: Pick<AccountService, 'grant'>;
+  protocols: ProtocolStore;
+}
+
+/** A usable coordinate: numbers in range, and not the 0/0 a receiver without a fix reports. */
+function position(lat: unknown, lng: unknown): { lat: number; lng: number } | null {
+  const a = Number(lat);
+  const b = Number(lng);
+  if (lat === null || lng === null || lat === undefined || lng === undefined || lat === '' || lng === '') return null;
+  if (!Number.isFinite(a) || !Number.isFinite(b) || Math.abs(a) > 90 || Math.abs(b) > 180) return null;
+  if (a === 0 && b === 0) return null;
+  return { lat: a, lng: b };
+}
+
+export function createDashboardService(opts: DashboardOptions) {
+  const { db, protocols } = opts;
+  const q = historySql(opts.kind);
+
+  async function visible(ctx: SessionContext) {
+    return visibleSets(db, ctx.user, await opts.accounts.grant(ctx.user));
+  }
+
+  return {
+    async summary(ctx: SessionContext, lang: Language): Promise<HomeSummaryResponse> {
+      const sets = await visible(ctx);
+      const now = Date.now();
+      const values = sql.ref('l.values');
+      const details = sql.ref('g.details');
+
+      const fleet = await sets
+        .leftJoin('set_latest as l', 'l.genset_id', 'g.id')
+        .select([
+          'g.token',
+          'g.name',
+          'l.status',
+          'l.alarm_count',
+          q.num(values, 'gen_kw').as('kw'),
+          q.num(values, 'latitude').as('lat'),
+          q.num(values, 'longitude').as('lng'),
+          q.raw(details, 'latitude').as('dlat'),
+          q.raw(details, 'longitude').as('dlng'),
+        ])
+        .orderBy('g.name')
+        .orderBy('g.id')
+        .execute();
+
+      const counts = { total: 0, offline: 0, shutdown: 0, standby: 0, running: 0, alarm: 0 };
+      const names = ['offline', 'shutdown', 'standby', 'running'] as const;
+      let totalKw = 0;
+      const positions: HomeSummaryResponse['positions'] = [];
+      for (const s of fleet) {
+        const status = s.status ?? 0;
+        const alarmnum = s.alarm_count ?? 0;
+        counts.total++;
+        counts[names[status] ?? 'offline']++;
+        if (alarmnum > 0) counts.alarm++;
+        const kw = s.kw === null || s.kw === undefined ? null : Number(s.kw);
+        if (status !== 0 && kw !== null && Number.isFinite(kw)) totalKw += kw;
+        const at = position(s.lat, s.lng) ?? position(s.dlat, s.dlng);
+        if (at) positions.push({ token: s.token, name: s.name, status, alarmnum, ...at, kw: status !== 0 ? kw : null });
+      }
+
+      const visibleIds = (await visible(ctx)).select('g.id');
+      const levels = await db
+        .selectFrom('alarm')
+        .select(['level', (eb) => eb.fn.countAll().as('n')])
+        .where('end_ts', 'is', null)
+        .where('genset_id', 'in', visibleIds)
+        .groupBy('level')
+        .execute();
+      const alarms = { total: 0, warning: 0, shutdown: 0, trip: 0 };
+      for (const row of levels) {
+        const n = Number(row.n);
+        if (row.level === 'warning' || row.level === 'shutdown' || row.level === 'trip') alarms[row.level] += n;
+        alarms.total += n;
+      }
+
+      // Energy of the last 30 days from the daily rollups: the counter's last reading minus its first (a
+      // counter that restarted from zero in the window counts from its restart).
+      const kwh = q.obj(sql.ref('r.stats'), 'kwh_total');
+      const produced = sql<
+        number | null
+      >`max(${q.num(sql.ref('d.o'), 'last')}) - min(${q.num(sql.ref('d.o'), 'first')})`;
+      const ranked = await db
+        .selectFrom(
+          db
+            .selectFrom('rollup_day as r')
+            .select(['r.genset_id', sql`${kwh}`.as('o')])
+            .where('r.bucket', '>=', now - RANKING_DAYS * DAY)
+            .where('r.genset_id', 'in', (await visible(ctx)).select('g.id'))
+            .modifyEnd(q.fence)
+            .as('d'),
+        )
+        .innerJoin('genset as g', 'g.id', 'd.genset_id')
+        .select(['g.token', 'g.name', produced.as('kwh')])
+        .groupBy(['g.id', 'g.token', 'g.name'])
+        .orderBy(sql`coalesce(${produced}, -1)`, 'desc')
+        .orderBy('g.name')
+        .limit(RANKING_SIZE * 2)
+        .execute();
+      const ranking = ranked
+        .map((r) => ({ token: r.token, name: r.name, kwh: Math.round(Number(r.kwh) * 10) / 10 }))
+        .filter((r) => Number.isFinite(r.kwh) && r.kwh > 0)
+        .slice(0, RANKING_SIZE);
+
+      const latest = await db
+        .selectFrom('alarm as a')
+        .innerJoin('genset as g', 'g.id', 'a.genset_id')
+        .select(['a.id', 'a.code', 'a.level', 'a.title', 'a.start_ts', 'a.end_ts', 'g.token', 'g.name'])
+        .where('a.genset_id', 'in', (await visible(ctx)).select('g.id'))
+        .orderBy('a.start_ts', 'desc')
+        .orderBy('a.id', 'desc')
+        .limit(LATEST_ALARMS)
+        .execute();
+
+      return {
+        counts,
+        alarms,
+        totalKw: Math.round(totalKw * 10) / 10,
+        positions,
+        ranking,
+        latestAlarms: latest.map((a) => ({ ...alarmEntry(a, lang), token: a.token, setName: a.name })),
+        ts: now,
+      };
+    },
+
+    async multiStatus(
+      ctx: SessionContext,
+      input: { tokens?: string[] | undefined; items?: string[] | undefined; page: number; size: number },
+      lang: Language,
+    ) {
+      const sets = await visible(ctx);
+      const columns = ['g.id', 'g.token', 'g.name', 'g.protocol_key', 'g.modem_id'] as const;
+      let rows: { id: number; token: string; name: string; protocol_key: string; modem_id: number | null }[];
+      let total: number;
+      let page = input.page;
+      let size = input.size;
+      if (input.tokens) {
+        const tokens = [...new Set(input.tokens)];
+        const found = await sets.select(columns).where('g.token', 'in', tokens).execute();
+        // A set the user may not see is as unknown as one that does not exist.
+        if (found.length !== tokens.length) throw notFound();
+        const byToken = new Map(found.map((s) => [s.token, s]));
+        rows = tokens.map((t) => byToken.get(t)!);
+        total = rows.length;
+        page = 1;
+        size = rows.length;
+      } else {
+        const count = await sets.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+        total = Number(count?.n ?? 0);
+        rows =
+          (page - 1) * size >= total
+            ? []
+            : await sets
+                .select(columns)
+                .orderBy('g.name')
+                .orderBy('g.id')
+                .limit(size)
+                .offset((page - 1) * size)
+                .execute();
+      }
+      const ids = rows.map((r) => r.id);
+      const latest = ids.length
+        ? await db.selectFrom('set_latest').selectAll().where('genset_id', 'in', ids).execute()
+        : [];
+      const byId = new Map(latest.map((l) => [l.genset_id, l]));
+      const modemIds = rows.map((r) => r.modem_id).filter((m): m is number => m !== null);
+      const modems = modemIds.length
+        ? await db.selectFrom('modem').select(['id', 'online']).where('id', 'in', modemIds).execute()
+        : [];
+      const online = new Map(modems.map((m) => [m.id, m.online === 1]));
+      const wanted = input.items ?? DEFAULT_MULTI_ITEMS;
+
+      const list: MultiStatusEntry[] = [];
+      for (const s of rows) {
+        const l = byId.get(s.id);
+        const values = l ? (JSON.parse(l.values) as Record<string, number | null>) : {};
+        const items = (await protocols.get(s.protocol_key))?.doc.items ?? [];
+        const byKey = new Map<string, DataItem>(items.map((i) => [i.key, i]));
+        list.push({
+          token: s.token,
+          name: s.name,
+          status: l?.status ?? 0,
+          alarmnum: l?.alarm_count ?? 0,
+          online: s.modem_id !== null && (online.get(s.modem_id) ?? false),
+          ts: l ? Number(l.device_ts) : null,
+          values: wanted
+            .map((key) => byKey.get(key))
+            .filter((i): i is DataItem => i !== undefined)
+            .map((item) => {
+              const value = values[item.key] ?? null;
+              const option = item.enum?.find((o) => o.value === value);
+              return { ...column(item, lang), value, label: option ? option.label[lang] : null };
+            }),
+        });
+      }
+      return { list, total, page, size };
+    },
+  };
+}
+export type DashboardService = ReturnType<typeof createDashboardService>;

@@ -1,0 +1,119 @@
+// HTTP of a set's history, alarms and charts, its maintenance countdown and the runtime-data export (spec 7,
+// "Monitoring" and "Genset").
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  alarmChartRequest,
+  alarmChartResponse,
+  alarmHistoryRequest,
+  alarmHistoryResponse,
+  currentAlarmsResponse,
+  historyChartRequest,
+  historyChartResponse,
+  historyTableRequest,
+  historyTableResponse,
+  maintainCountdownResponse,
+  runtimeExportRequest,
+  tokenRequest,
+} from '@genset/protocol';
+import { envelope } from '../../lib/envelope.ts';
+import type { HistoryService } from './service.ts';
+import type { RuntimeExport } from './export.ts';
+
+export async function historyRoutes(
+  app: FastifyInstance,
+  opts: { history: HistoryService; exportRuntimeData: RuntimeExport },
+) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { history } = opts;
+  const tags = ['history'];
+
+  r.post('/history/chart', {
+    schema: {
+      tags,
+      summary:
+        'Chart series of chosen items over a range: samples up to two days, hourly or daily rollups beyond; at most 2,000 points per series',
+      body: historyChartRequest,
+      response: { 200: envelope(historyChartResponse) },
+    },
+    preHandler: app.requireUser,
+    handler: async (req, reply) => reply.ok(await history.chart(req.session!, req.body, req.lang, req.timezone)),
+  });
+
+  r.post('/devicedata/gethistory', {
+    schema: {
+      tags,
+      summary: 'History table of chosen items over a range, paged (newest first unless asked otherwise)',
+      body: historyTableRequest,
+      response: { 200: envelope(historyTableResponse) },
+    },
+    preHandler: app.requireUser,
+    handler: async (req, reply) => reply.ok(await history.table(req.session!, req.body, req.lang, req.timezone)),
+  });
+
+  r.post('/devicedata/getalarmhistory', {
+    schema: {
+      tags,
+      summary: 'Alarms of a set that started within a range, by level and state, paged (newest first)',
+      body: alarmHistoryRequest,
+      response: { 200: envelope(alarmHistoryResponse) },
+    },
+    preHandler: app.requireUser,
+    handler: async (req, reply) => reply.ok(await history.alarmHistory(req.session!, req.body, req.lang)),
+  });
+
+  r.post('/alarm/current', {
+    schema: {
+      tags,
+      summary: 'Active alarms of a set, oldest first',
+      body: tokenRequest,
+      response: { 200: envelope(currentAlarmsResponse) },
+    },
+    preHandler: app.requireUser,
+    handler: async (req, reply) => reply.ok(await history.currentAlarms(req.session!, req.body.token, req.lang)),
+  });
+
+  r.post('/alarm/chart', {
+    schema: {
+      tags,
+      summary: 'Alarms started per day and level (days of the request’s time zone); without token: every set seen',
+      body: alarmChartRequest,
+      response: { 200: envelope(alarmChartResponse) },
+    },
+    preHandler: app.requireUser,
+    handler: async (req, reply) => reply.ok(await history.alarmChart(req.session!, req.body, req.timezone)),
+  });
+
+  r.post('/maintain/countdown', {
+    schema: {
+      tags,
+      summary: 'Hours to the next service as the controller counts them, run hours, and whether service is due',
+      body: tokenRequest,
+      response: { 200: envelope(maintainCountdownResponse) },
+    },
+    preHandler: app.requireUser,
+    handler: async (req, reply) => reply.ok(await history.maintainCountdown(req.session!, req.body.token)),
+  });
+
+  r.post('/genset/exportruntimedata', {
+    schema: {
+      tags,
+      summary:
+        'A set’s history over a range as an XLSX (or CSV) file, titles in the user’s language, times in their zone',
+      body: runtimeExportRequest,
+    },
+    preHandler: app.requireUser,
+    handler: async (req, reply) => {
+      const file = await opts.exportRuntimeData(req.session!, req.body, req.lang, req.timezone);
+      const ascii = file.fileName.replace(/[^\x20-\x7e]/g, '_').replace(/"/g, '');
+      return reply
+        .header(
+          'content-disposition',
+          `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
+        )
+        .header('cache-control', 'no-store')
+        .type(file.contentType)
+        .send(file.body);
+    },
+  });
+}

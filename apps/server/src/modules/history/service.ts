@@ -1,0 +1,437 @@
+// History of one set: chart series (/history/chart) and the paged table (/devicedata/gethistory) of chosen
+// items over a range, read from the stored samples up to two days and from hourly or daily rollups beyond;
+// the set's alarms (current, history, per-day chart) and the controller's maintenance countdown.
+//
+// Chart queries are shaped for a large fleet: one index range scan of the set's rows (the rollup tables'
+// primary key is (genset_id, bucket), samples have (genset_id, ts)), each item's part of the JSON read
+// once per row, and the buckets of at most MAX_CHART_POINTS points averaged in the database, so that
+// only the points travel to the server.
+import {
+  MAX_CHART_POINTS,
+  ResultCode,
+  type AlarmChartResponse,
+  type AlarmEntry,
+  type AlarmLevelName,
+  type ChartPoint,
+  type DataItem,
+  type HistoryColumn,
+  type HistoryRange,
+  type HistoryRow,
+  type Language,
+} from '@genset/protocol';
+import { sql, type RawBuilder } from 'kysely';
+import type { Db, DbKind } from '../../db/database.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { AccountService } from '../account/service.ts';
+import type { SessionContext } from '../auth/service.ts';
+import type { GensetRow } from '../devices/fleet.ts';
+import type { ProtocolStore } from '../devices/protocols.ts';
+import type { DeviceService } from '../devices/service.ts';
+import { chartStep, daysOf, firstBucket, resolveRange, sourceOf, type ResolvedRange } from './range.ts';
+import { historySql } from './sql.ts';
+import { visibleSets } from './visibility.ts';
+
+export interface HistoryServiceOptions {
+  db: Db;
+  kind: DbKind;
+  devices: Pick<DeviceService, 'resolve'>;
+  accounts: Pick<AccountService, 'grant'>;
+  protocols: ProtocolStore;
+}
+
+interface RangeRequest {
+  range: HistoryRange;
+  start?: number | undefined;
+  end?: number | undefined;
+}
+
+interface ItemStats {
+  min: number;
+  max: number;
+  sum: number;
+  n: number;
+  first: number;
+  last: number;
+}
+
+const FIFTEEN_MINUTES = 900_000;
+export const LEVELS: readonly AlarmLevelName[] = ['warning', 'shutdown', 'trip'];
+
+/** Counters (energy, run hours, starts) are shown by their last reading; a mean of a counter means nothing. */
+export function isCounter(item: DataItem): boolean {
+  return item.group === 'counters';
+}
+
+export function column(item: DataItem, lang: Language): HistoryColumn {
+  return { key: item.key, name: item.name[lang], unit: item.unit, decimals: item.decimals };
+}
+
+export function alarmTitle(title: string, lang: Language, code: string): string {
+  try {
+    const t = JSON.parse(title) as Record<string, string>;
+    return t[lang] ?? t['en-US'] ?? code;
+  } catch {
+    return code;
+  }
+}
+
+export function alarmEntry(
+  row: { id: number; code: string; level: string; title: string; start_ts: number; end_ts: number | null },
+  lang: Language,
+): AlarmEntry {
+  return {
+    id: row.id,
+    code: row.code,
+    level: (LEVELS as readonly string[]).includes(row.level) ? (row.level as AlarmLevelName) : 'warning',
+    title: alarmTitle(row.title, lang, row.code),
+    start: Number(row.start_ts),
+    end: row.end_ts === null ? null : Number(row.end_ts),
+  };
+}
+
+function itemError(item: string): AppError {
+  return new AppError(
+    ResultCode.invalid,
+    'errors.validation',
+    {},
+    { fieldErrors: [{ field: 'items', rule: 'validation.itemUnknown', params: { item } }] },
+  );
+}
+
+/** Rounds to the item's decimals (plus two, so averages keep a little more than the display shows). */
+function rounder(decimals: number) {
+  const f = 10 ** Math.min(decimals + 2, 9);
+  return (v: number | null | undefined): number | null =>
+    v === null || v === undefined || !Number.isFinite(Number(v)) ? null : Math.round(Number(v) * f) / f;
+}
+
+export function createHistoryService(opts: HistoryServiceOptions) {
+  const { db, devices, protocols } = opts;
+  const q = historySql(opts.kind);
+
+  async function itemsFor(set: GensetRow, keys: readonly string[]): Promise<DataItem[]> {
+    const doc = (await protocols.get(set.protocol_key))?.doc;
+    const byKey = new Map((doc?.items ?? []).map((i) => [i.key, i]));
+    const out: DataItem[] = [];
+    const seen = new Set<string>();
+    for (const key of keys) {
+      const item = byKey.get(key);
+      if (!item) throw itemError(key);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(item);
+    }
+    return out;
+  }
+
+  /** Points of every item over the range, bucketed in the database: [time, value, min, max]. */
+  async function chartPoints(set: GensetRow, items: DataItem[], r: ResolvedRange) {
+    const { table, time } = sourceOf(r.resolution);
+    const step = chartStep(r);
+    const from = firstBucket(r, set.time_zone);
+    const t = sql.ref('t');
+    const group = step > 0 ? q.bucketIndex(t, from, step) : t;
+    let inner: RawBuilder<unknown>;
+    let aggregates: RawBuilder<unknown>[];
+    if (r.resolution === 'raw') {
+      // One number per item and sample.
+      const cols = items.map((item, i) => sql`${q.num(sql.ref('values'), item.key)} as ${sql.ref(`v${i}`)}`);
+      inner = sql`select ts as t, ${sql.join(cols)} from sample
+        where genset_id = ${set.id} and ts >= ${r.start} and ts < ${r.end} ${q.fence}`;
+      aggregates = items.map((item, i) => {
+        const v = sql.ref(`v${i}`);
+        return sql`${isCounter(item) ? sql`max(${v})` : sql`avg(${v})`} as ${sql.ref(`a${i}`)},
+          min(${v}) as ${sql.ref(`n${i}`)}, max(${v}) as ${sql.ref(`x${i}`)}`;
+      });
+    } else {
+      // Each item's {min,max,sum,n,first,last} read out of the row's JSON once, then its members.
+      const cols = items.map((item, i) => sql`${q.obj(sql.ref('stats'), item.key)} as ${sql.ref(`o${i}`)}`);
+      inner = sql`select ${sql.ref(time)} as t, ${sql.join(cols)} from ${sql.table(table)}
+        where genset_id = ${set.id} and ${sql.ref(time)} >= ${from} and ${sql.ref(time)} < ${r.end} ${q.fence}`;
+      aggregates = items.map((item, i) => {
+        const o = sql.ref(`o${i}`);
+        const value = isCounter(item)
+          ? sql`max(${q.num(o, 'last')})`
+          : sql`sum(${q.num(o, 'sum')}) / nullif(sum(${q.num(o, 'n')}), 0)`;
+        return sql`${value} as ${sql.ref(`a${i}`)}, min(${q.num(o, 'min')}) as ${sql.ref(`n${i}`)},
+          max(${q.num(o, 'max')}) as ${sql.ref(`x${i}`)}`;
+      });
+    }
+    const { rows } = await sql<Record<string, number | null>>`
+      select min(t) as t, ${sql.join(aggregates)} from (${inner}) rows_in_range
+      group by ${group} order by min(t) limit ${MAX_CHART_POINTS + 1}`.execute(db);
+    return {
+      step,
+      series: items.map((item, i) => {
+        const round = rounder(item.decimals);
+        const points: ChartPoint[] = [];
+        for (const row of rows) {
+          const value = round(row[`a${i}`]);
+          const min = round(row[`n${i}`]);
+          const max = round(row[`x${i}`]);
+          if (value === null && min === null && max === null) continue;
+          points.push([Number(row.t), value, min, max]);
+        }
+        return points;
+      }),
+    };
+  }
+
+  function rowFromStats(ts: number, stats: Record<string, ItemStats>, items: DataItem[]): HistoryRow {
+    const values: Record<string, number | null> = {};
+    for (const item of items) {
+      const s = stats[item.key];
+      const round = rounder(item.decimals);
+      values[item.key] = !s ? null : isCounter(item) ? round(s.last) : round(s.n > 0 ? s.sum / s.n : null);
+    }
+    return { ts, status: null, values };
+  }
+
+  function rowFromSample(ts: number, status: number, json: string, items: DataItem[]): HistoryRow {
+    const all = JSON.parse(json) as Record<string, number | null>;
+    const values: Record<string, number | null> = {};
+    for (const item of items) values[item.key] = all[item.key] ?? null;
+    return { ts, status, values };
+  }
+
+  /** Rows of the range in time order, `limit` from `offset` (the table view pages, the export reads all). */
+  async function tableRows(
+    set: GensetRow,
+    items: DataItem[],
+    r: ResolvedRange,
+    page: { limit: number; offset: number; order: 'asc' | 'desc' },
+  ): Promise<HistoryRow[]> {
+    if (r.resolution === 'raw') {
+      const rows = await db
+        .selectFrom('sample')
+        .select(['ts', 'status', 'values'])
+        .where('genset_id', '=', set.id)
+        .where('ts', '>=', r.start)
+        .where('ts', '<', r.end)
+        .orderBy('ts', page.order)
+        .orderBy('id', page.order)
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute();
+      return rows.map((row) => rowFromSample(Number(row.ts), row.status, row.values, items));
+    }
+    const table = r.resolution === 'hour' ? 'rollup_hour' : 'rollup_day';
+    const rows = await db
+      .selectFrom(table)
+      .select(['bucket', 'stats'])
+      .where('genset_id', '=', set.id)
+      .where('bucket', '>=', firstBucket(r, set.time_zone))
+      .where('bucket', '<', r.end)
+      .orderBy('bucket', page.order)
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
+    return rows.map((row) =>
+      rowFromStats(Number(row.bucket), JSON.parse(row.stats) as Record<string, ItemStats>, items),
+    );
+  }
+
+  async function tableCount(set: GensetRow, r: ResolvedRange): Promise<number> {
+    if (r.resolution === 'raw') {
+      const row = await db
+        .selectFrom('sample')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('genset_id', '=', set.id)
+        .where('ts', '>=', r.start)
+        .where('ts', '<', r.end)
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
+    }
+    const row = await db
+      .selectFrom(r.resolution === 'hour' ? 'rollup_hour' : 'rollup_day')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('genset_id', '=', set.id)
+      .where('bucket', '>=', firstBucket(r, set.time_zone))
+      .where('bucket', '<', r.end)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /** Counts per local day and level of alarms that started in [start, end), of the given sets. */
+  async function alarmCounts(
+    gensetIds: number[] | 'visible',
+    ctx: SessionContext,
+    r: { start: number; end: number },
+    timeZone: string,
+  ): Promise<AlarmChartResponse> {
+    const days = daysOf(r.start, r.end, timeZone);
+    // Grouped by quarter hour in the database (every time zone's offset is a whole number of quarters),
+    // then each quarter is put in its local day.
+    const quarter = q.bucketIndex(sql.ref('start_ts'), 0, FIFTEEN_MINUTES);
+    let query = db
+      .selectFrom('alarm')
+      .select((eb) => [sql<number>`${quarter}`.as('q'), 'level', eb.fn.countAll().as('n')])
+      .where('start_ts', '>=', r.start)
+      .where('start_ts', '<', r.end);
+    if (gensetIds === 'visible') {
+      const grant = await opts.accounts.grant(ctx.user);
+      query = query.where('genset_id', 'in', visibleSets(db, ctx.user, grant).select('g.id'));
+    } else query = query.where('genset_id', 'in', gensetIds);
+    const rows = await query.groupBy([quarter, 'level']).execute();
+    const levels = { warning: days.map(() => 0), shutdown: days.map(() => 0), trip: days.map(() => 0) };
+    const totals = { warning: 0, shutdown: 0, trip: 0 };
+    for (const row of rows) {
+      const ts = Number(row.q) * FIFTEEN_MINUTES;
+      const level = row.level as AlarmLevelName;
+      if (!(level in levels)) continue;
+      // The last day that starts at or before ts.
+      let lo = 0;
+      let hi = days.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (days[mid]!.start <= ts) lo = mid;
+        else hi = mid - 1;
+      }
+      const n = Number(row.n);
+      levels[level][lo]! += n;
+      totals[level] += n;
+    }
+    return { start: r.start, end: r.end, timeZone, days: days.map((d) => d.label), levels, totals };
+  }
+
+  return {
+    itemsFor,
+    tableRows,
+    tableCount,
+
+    async chart(
+      ctx: SessionContext,
+      input: RangeRequest & { token: string; items: string[] },
+      lang: Language,
+      timeZone: string,
+    ) {
+      const { set } = await devices.resolve(ctx, input.token, 'view');
+      const items = await itemsFor(set, input.items);
+      const r = resolveRange(input);
+      const { step, series } = await chartPoints(set, items, r);
+      return {
+        ...r,
+        timeZone,
+        step,
+        series: items.map((item, i) => ({ ...column(item, lang), points: series[i]! })),
+      };
+    },
+
+    async table(
+      ctx: SessionContext,
+      input: RangeRequest & { token: string; items: string[]; page: number; size: number; order: 'asc' | 'desc' },
+      lang: Language,
+      timeZone: string,
+    ) {
+      const { set } = await devices.resolve(ctx, input.token, 'view');
+      const items = await itemsFor(set, input.items);
+      const r = resolveRange(input);
+      const total = await tableCount(set, r);
+      const list =
+        (input.page - 1) * input.size >= total
+          ? []
+          : await tableRows(set, items, r, {
+              limit: input.size,
+              offset: (input.page - 1) * input.size,
+              order: input.order,
+            });
+      return {
+        ...r,
+        timeZone,
+        columns: items.map((item) => column(item, lang)),
+        list,
+        total,
+        page: input.page,
+        size: input.size,
+      };
+    },
+
+    async alarmHistory(
+      ctx: SessionContext,
+      input: RangeRequest & {
+        token: string;
+        level?: AlarmLevelName | undefined;
+        state: 'all' | 'active' | 'ended';
+        page: number;
+        size: number;
+      },
+      lang: Language,
+    ) {
+      const { set } = await devices.resolve(ctx, input.token, 'view');
+      const r = resolveRange(input);
+      let query = db
+        .selectFrom('alarm')
+        .where('genset_id', '=', set.id)
+        .where('start_ts', '>=', r.start)
+        .where('start_ts', '<', r.end);
+      if (input.level) query = query.where('level', '=', input.level);
+      if (input.state === 'active') query = query.where('end_ts', 'is', null);
+      if (input.state === 'ended') query = query.where('end_ts', 'is not', null);
+      const count = await query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+      const total = Number(count?.n ?? 0);
+      const rows =
+        (input.page - 1) * input.size >= total
+          ? []
+          : await query
+              .selectAll()
+              .orderBy('start_ts', 'desc')
+              .orderBy('id', 'desc')
+              .limit(input.size)
+              .offset((input.page - 1) * input.size)
+              .execute();
+      return {
+        start: r.start,
+        end: r.end,
+        list: rows.map((row) => alarmEntry(row, lang)),
+        total,
+        page: input.page,
+        size: input.size,
+      };
+    },
+
+    async currentAlarms(ctx: SessionContext, token: string, lang: Language) {
+      const { set } = await devices.resolve(ctx, token, 'view');
+      const rows = await db
+        .selectFrom('alarm')
+        .selectAll()
+        .where('genset_id', '=', set.id)
+        .where('end_ts', 'is', null)
+        .orderBy('start_ts')
+        .orderBy('id')
+        .execute();
+      return { alarmnum: rows.length, list: rows.map((row) => alarmEntry(row, lang)) };
+    },
+
+    async alarmChart(ctx: SessionContext, input: RangeRequest & { token?: string | undefined }, timeZone: string) {
+      const r = resolveRange(input);
+      if (input.token) {
+        const { set } = await devices.resolve(ctx, input.token, 'view');
+        return alarmCounts([set.id], ctx, r, timeZone);
+      }
+      return alarmCounts('visible', ctx, r, timeZone);
+    },
+
+    async maintainCountdown(ctx: SessionContext, token: string) {
+      const { set } = await devices.resolve(ctx, token, 'view');
+      const latest = await db.selectFrom('set_latest').selectAll().where('genset_id', '=', set.id).executeTakeFirst();
+      const values = latest ? (JSON.parse(latest.values) as Record<string, number | null>) : {};
+      const doc = (await protocols.get(set.protocol_key))?.doc;
+      const item = doc?.items.find((i) => i.key === 'maintenance_hours');
+      const due = await db
+        .selectFrom('alarm')
+        .select('id')
+        .where('genset_id', '=', set.id)
+        .where('end_ts', 'is', null)
+        .where('code', '=', 'maintenance_due')
+        .executeTakeFirst();
+      return {
+        hoursLeft: values.maintenance_hours ?? null,
+        runHours: values.run_hours ?? null,
+        due: due !== undefined,
+        ts: latest ? Number(latest.device_ts) : null,
+        unit: item?.unit || 'h',
+      };
+    },
+  };
+}
+export type HistoryService = ReturnType<typeof createHistoryService>;

@@ -1,0 +1,30 @@
+// History, alarms, charts, the runtime-data export, the home summary and the multi-set grid: read-only
+// calls over what ingestion stored, with the rights of the device side.
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+import { API_BASE } from '@genset/protocol';
+import type { AccountService } from '../modules/account/service.ts';
+import { createHistoryService } from '../modules/history/service.ts';
+import { createRuntimeExport } from '../modules/history/export.ts';
+import { historyRoutes } from '../modules/history/routes.ts';
+import { createDashboardService } from '../modules/dashboard/service.ts';
+import { dashboardRoutes } from '../modules/dashboard/routes.ts';
+
+export default fp(
+  async function history(app: FastifyInstance, opts: { accounts: AccountService }) {
+    const { db, kind } = app.database;
+    const devices = app.devices;
+    const history = createHistoryService({
+      db,
+      kind,
+      devices: devices.service,
+      accounts: opts.accounts,
+      protocols: devices.protocols,
+    });
+    const exportRuntimeData = createRuntimeExport({ devices: devices.service, protocols: devices.protocols, history });
+    const dashboard = createDashboardService({ db, kind, accounts: opts.accounts, protocols: devices.protocols });
+    await app.register(historyRoutes, { prefix: API_BASE, history, exportRuntimeData });
+    await app.register(dashboardRoutes, { prefix: API_BASE, dashboard });
+  },
+  { name: 'history', dependencies: ['devices'] },
+);
