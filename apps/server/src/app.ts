@@ -14,6 +14,7 @@ import apiConventions from './plugins/api.ts';
 import authPlugin from './plugins/auth.ts';
 import devicesPlugin from './plugins/devices.ts';
 import protocolsPlugin from './plugins/protocols.ts';
+import gensetsPlugin from './plugins/gensets.ts';
 import historyPlugin from './plugins/history.ts';
 import { createAuthService } from './modules/auth/service.ts';
 import { createAccountService } from './modules/account/service.ts';
@@ -111,6 +112,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   );
   await app.register(devicesPlugin, { config, auth, accounts });
   await app.register(protocolsPlugin, { config });
+  await app.register(gensetsPlugin);
   await app.register(historyPlugin, { accounts });
 
   mkdirSync(config.uploadsDir, { recursive: true });

@@ -1,6 +1,6 @@
 // Table types for Kysely. Times are UTC epoch milliseconds; flags are 0/1 integers; JSON is stored as text
 // so one schema serves SQLite and PostgreSQL.
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 export interface CompanyTable {
   id: Generated<number>;
@@ -158,6 +158,10 @@ export interface GensetTable {
   details: string;
   created_at: number;
   deleted_at: number | null;
+  /** The set's own number (migration 004). */
+  number: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Lower-cased name and number for the lists' search (migration 004). */
+  search_text: ColumnType<string, string | undefined, string>;
 }
 
 export interface SubscriptionTable {

@@ -195,6 +195,9 @@ export const gensetAddResponse = z.object({
 });
 export type GensetAddResponse = z.infer<typeof gensetAddResponse>;
 
+/** Update answers with the module password when the update registered a new module id (else null). */
+export const gensetUpdateResponse = z.object({ modemSecret: z.string().nullable() });
+
 // ---- info --------------------------------------------------------------------------------------------
 
 export const gensetRights = z.enum(['view', 'control', 'manage']);

@@ -6,6 +6,7 @@ import type { DbKind } from '../database.ts';
 import { accounts } from './001-accounts.ts';
 import { devices } from './002-devices.ts';
 import { itemSelection } from './003-item-selection.ts';
+import { gensets } from './004-gensets.ts';
 import { ingestState } from './006-ingest-state.ts';
 
 export function migrations(kind: DbKind): Record<string, Migration> {
@@ -13,6 +14,7 @@ export function migrations(kind: DbKind): Record<string, Migration> {
     '001-accounts': accounts(kind),
     '002-devices': devices(kind),
     '003-item-selection': itemSelection(kind),
+    '004-gensets': gensets(kind),
     '006-ingest-state': ingestState(),
   };
 }

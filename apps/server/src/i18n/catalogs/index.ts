@@ -1,8 +1,9 @@
 // The domain catalogs merged into the server's messages (see ../messages.ts). One line per domain file.
 import type { Language } from '@genset/protocol';
 import menu from './menu.ts';
+import gensets from './gensets.ts';
 import history from './history.ts';
 
 export type DomainCatalog = Record<Language, Record<string, string>>;
 
-export const domains: DomainCatalog[] = [menu, history];
+export const domains: DomainCatalog[] = [menu, history, gensets];

@@ -8,6 +8,7 @@ import type { GensetTable } from '../../db/schema.ts';
 import type { UserRow } from '../auth/repository.ts';
 import type { Grant } from '../account/service.ts';
 import { hashModemSecret } from './embedded-broker.ts';
+import { gensetSearchText } from '../../db/migrations/004-gensets.ts';
 
 export type Rights = 'view' | 'control' | 'manage';
 const RANK: Record<Rights, number> = { view: 1, control: 2, manage: 3 };
@@ -23,11 +24,47 @@ function best(...list: (Rights | null)[]): Rights | null {
   return out;
 }
 
-function newCode(length: number): string {
+/** A random code of the given length over 32 unambiguous characters (5 bits each). */
+export function newCode(length: number): string {
   const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
   let s = '';
   for (let i = 0; i < length; i++) s += alphabet[randomInt(0, alphabet.length)];
   return s;
+}
+
+/** What the role gives on the company's sets its data scope covers: none without genset:view. */
+export function roleRights(grant: Grant): Rights | null {
+  if (grant.permissions.includes(ALL_PERMISSIONS)) return 'manage';
+  if (!grant.permissions.includes(Permission.gensetView)) return null;
+  if (grant.permissions.includes(Permission.gensetManage)) return 'manage';
+  if (grant.permissions.includes(Permission.gensetControl)) return 'control';
+  return 'view';
+}
+
+/** The facts about a set that decide a user's rights on it (a list query can select them in one go). */
+export interface RightsFacts {
+  companyId: number;
+  ownerUserId: number | null;
+  /** The owner's department; needed only for a department data scope. */
+  ownerDepartmentId: number | null;
+  /** The user's own subscription rights on the set, if any. */
+  subscription: Rights | null;
+}
+
+/**
+ * A user's rights on a set: the best of owning it (manage), a subscription, and the role's rights when the
+ * set is of the user's company and within the role's data scope. '*:*' manages everything. Null: not theirs
+ * to see.
+ */
+export function rightsFrom(user: UserRow, grant: Grant, set: RightsFacts): Rights | null {
+  if (grant.permissions.includes(ALL_PERMISSIONS)) return 'manage';
+  const own: Rights | null = set.ownerUserId === user.id ? 'manage' : null;
+  const scopeCovers =
+    grant.dataScope === 'all' ||
+    grant.dataScope === 'company' ||
+    (grant.dataScope === 'department' && user.department_id !== null && set.ownerDepartmentId === user.department_id);
+  const company = set.companyId === user.company_id && scopeCovers ? roleRights(grant) : null;
+  return best(own, set.subscription, company);
 }
 
 export function createFleet(db: Db) {
@@ -35,28 +72,20 @@ export function createFleet(db: Db) {
     /** The user's rights on a set, or null when the set is not theirs to see. */
     async rightsOn(user: UserRow, grant: Grant, set: GensetRow): Promise<Rights | null> {
       if (grant.permissions.includes(ALL_PERMISSIONS)) return 'manage';
-      const own: Rights | null = set.owner_user_id === user.id ? 'manage' : null;
       const sub = await db
         .selectFrom('subscription')
         .select('rights')
         .where('genset_id', '=', set.id)
         .where('user_id', '=', user.id)
         .executeTakeFirst();
-      let company: Rights | null = null;
-      const scopeCovers =
-        grant.dataScope === 'all' ||
-        grant.dataScope === 'company' ||
-        (grant.dataScope === 'department' &&
-          user.department_id !== null &&
-          (await ownerDepartment(set)) === user.department_id);
-      if (set.company_id === user.company_id && scopeCovers && grant.permissions.includes(Permission.gensetView)) {
-        company = grant.permissions.includes(Permission.gensetManage)
-          ? 'manage'
-          : grant.permissions.includes(Permission.gensetControl)
-            ? 'control'
-            : 'view';
-      }
-      return best(own, (sub?.rights as Rights | undefined) ?? null, company);
+      const needsDepartment =
+        grant.dataScope === 'department' && set.company_id === user.company_id && set.owner_user_id !== user.id;
+      return rightsFrom(user, grant, {
+        companyId: set.company_id,
+        ownerUserId: set.owner_user_id,
+        ownerDepartmentId: needsDepartment ? await ownerDepartment(set) : null,
+        subscription: (sub?.rights as Rights | undefined) ?? null,
+      });
     },
 
     byToken(token: string) {
@@ -100,6 +129,7 @@ export function createFleet(db: Db) {
       address?: number;
       protocolKey: string;
       timeZone?: string;
+      number?: string | null;
       details?: Record<string, unknown>;
     }) {
       const token = randomBytes(12).toString('base64url');
@@ -120,10 +150,12 @@ export function createFleet(db: Db) {
           details: JSON.stringify(input.details ?? {}),
           created_at: Date.now(),
           deleted_at: null,
+          number: input.number ?? null,
+          search_text: gensetSearchText(input.name, input.number),
         })
-        .returning('id')
+        .returning(['id', 'subscription_code', 'control_code'])
         .executeTakeFirstOrThrow();
-      return { id: row.id, token };
+      return { id: row.id, token, subscriptionCode: row.subscription_code, controlCode: row.control_code };
     },
 
     async subscribe(gensetId: number, userId: number, rights: Rights) {
