@@ -272,7 +272,8 @@ export function createHistoryService(opts: HistoryServiceOptions) {
       const grant = await opts.accounts.grant(ctx.user);
       query = query.where('genset_id', 'in', visibleSets(db, ctx.user, grant).select('g.id'));
     } else query = query.where('genset_id', 'in', gensetIds);
-    const rows = await query.groupBy([quarter, 'level']).execute();
+    // Grouped by the output name: PostgreSQL would not match a repeated expression with its own parameters.
+    const rows = await query.groupBy([sql.ref('q'), 'level']).execute();
     const levels = { warning: days.map(() => 0), shutdown: days.map(() => 0), trip: days.map(() => 0) };
     const totals = { warning: 0, shutdown: 0, trip: 0 };
     for (const row of rows) {
