@@ -143,7 +143,7 @@ async function measured<T>(pid: number, body: () => Promise<T>): Promise<Measure
 interface IngestRow extends Measured<PhaseResult> {
   /** Rows added to `sample` during the phase (read once every snapshot was acked, or the drain timed out). */
   stored: number;
-  /** Every module acked its last seq, and the server's `modem.last_seq` equals it. */
+  /** Every module acked its last seq, and the highest seq stored for it equals it. */
   acksOk: boolean;
   ws: ReturnType<typeof summary>;
 }

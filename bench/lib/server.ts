@@ -110,7 +110,11 @@ export async function signIn(url: string, account: string, password: string): Pr
 export function openStore(dbFile: string) {
   const db = new DatabaseSync(dbFile, { readOnly: true });
   const count = db.prepare('select count(*) as n from sample');
-  const lastSeqs = db.prepare('select modem_key as k, last_seq as s from modem where modem_key like ?');
+  // The highest seq stored per module, from the samples themselves (`modem.last_seq` is written every few
+  // seconds with the other counters, so it may trail what is already committed).
+  const lastSeqs = db.prepare(
+    'select m.modem_key as k, (select max(seq) from sample s where s.modem_id = m.id) as s from modem m where m.modem_key like ?',
+  );
   return {
     samples: () => Number((count.get() as { n: number }).n),
     lastSeqs(prefix: string): Map<string, number> {

@@ -37,6 +37,7 @@ const envSchema = z.object({
   OFFLINE_RATE_MS: z.coerce.number().int().min(1000).default(60000),
   COMMAND_TIMEOUT_MS: z.coerce.number().int().min(500).default(15000),
   INGEST_PERSIST_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+  INGEST_QUEUE_LIMIT: z.coerce.number().int().min(10).max(1_000_000).default(5000),
   DEMO_FLEET: flag.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -71,6 +72,7 @@ export interface Config {
   offlineRateMs: number;
   commandTimeoutMs: number;
   ingestPersistMs: number;
+  ingestQueueLimit: number;
   demoFleet: boolean;
 }
 
@@ -116,6 +118,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     offlineRateMs: e.OFFLINE_RATE_MS,
     commandTimeoutMs: e.COMMAND_TIMEOUT_MS,
     ingestPersistMs: e.INGEST_PERSIST_MS,
+    ingestQueueLimit: e.INGEST_QUEUE_LIMIT,
     demoFleet: e.DEMO_FLEET ?? e.DEMO,
   };
 }

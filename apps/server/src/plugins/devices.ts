@@ -63,6 +63,7 @@ export default fp(
       log: app.log,
       expectedPeriodMs: planner.expectedPeriodMs,
       persistMs: config.ingestPersistMs,
+      queueLimit: config.ingestQueueLimit,
       onHello: (modemKey) =>
         void planner.publishPlan(modemKey).catch((err: unknown) => app.log.warn({ err }, 'plan not sent')),
       onReply: (modemKey, payload) => commands.receive(modemKey, payload),

@@ -95,6 +95,23 @@ export async function startEmbeddedBroker(opts: {
       }
       callback(null);
     },
+    // Aedes reads a client's next packet (and acknowledges this one) only once `done` is called: holding it
+    // while ingestion is behind makes the module wait, with its data safe in its outbox.
+    published: (packet: AedesPublishPacket, client: Client | null, done: (err?: Error) => void) => {
+      const parsed = client ? parseTopic(packet.topic) : null;
+      if (!parsed) return done();
+      const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
+      const waits: Promise<void>[] = [];
+      for (const h of handlers) {
+        const wait = h(parsed.modemId, parsed.channel, payload);
+        if (wait) waits.push(wait);
+      }
+      if (!waits.length) return done();
+      void Promise.all(waits).then(
+        () => done(),
+        () => done(),
+      );
+    },
     authorizeSubscribe: (client, subscription, callback) => {
       const modemKey = modemOf.get(client);
       if (!modemKey || !isModemTopicAllowed(modemKey, 'subscribe', subscription.topic)) {
@@ -113,13 +130,6 @@ export async function startEmbeddedBroker(opts: {
   broker.on('clientDisconnect', (client) => {
     const key = modemOf.get(client);
     if (key && connected.get(key) === client) connected.delete(key);
-  });
-  broker.on('publish', (packet: AedesPublishPacket, client: Client | null) => {
-    if (!client) return;
-    const parsed = parseTopic(packet.topic);
-    if (!parsed) return;
-    const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
-    for (const h of handlers) h(parsed.modemId, parsed.channel, payload);
   });
 
   const server = createServer(broker.handle);

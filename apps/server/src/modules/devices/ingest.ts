@@ -72,6 +72,8 @@ interface Queued {
 }
 
 const BATCH_LIMIT = 500;
+/** Snapshots waiting beyond this make the broker stop reading from the modules until the queue is half as long. */
+const DEFAULT_QUEUE_LIMIT = 5000;
 const WATERMARK = 'rollup_sample_id';
 /** Samples read at once when merging them into the rollups again after a restart. */
 const RECOVERY_PAGE = 2000;
@@ -88,11 +90,14 @@ export interface IngestOptions {
   onReply: (modemKey: string, payload: unknown) => void;
   /** How often rollups, latest values and module counters are written (default 2 s). */
   persistMs?: number;
+  /** Snapshots waiting to be stored beyond which modules are made to wait (default 5,000). */
+  queueLimit?: number;
 }
 
 export function createIngest(opts: IngestOptions) {
   const { db, transport, protocols, bus, log } = opts;
   const persistMs = opts.persistMs ?? 2000;
+  const queueLimit = opts.queueLimit ?? DEFAULT_QUEUE_LIMIT;
   const modems = new Map<string, ModemInfo | null>();
   const sets = new Map<string, SetState | null>();
   const setsById = new Map<number, SetState>();
@@ -113,9 +118,27 @@ export function createIngest(opts: IngestOptions) {
   let lastPersist = Date.now();
   const lastSeen = new Map<string, number>();
   const queue: Queued[] = [];
+  /** Settles when the queue is back under half the high-water mark; modules wait for it meanwhile. */
+  let relief: { promise: Promise<void>; resolve: () => void } | null = null;
+  const relieve = () => {
+    if (relief && (queue.length < queueLimit / 2 || closed)) {
+      relief.resolve();
+      relief = null;
+    }
+  };
   let draining: Promise<void> | null = null;
   let closed = false;
-  const stats = { received: 0, stored: 0, duplicates: 0, refused: 0, batches: 0, persists: 0, recovered: 0 };
+  const stats = {
+    received: 0,
+    stored: 0,
+    duplicates: 0,
+    refused: 0,
+    batches: 0,
+    persists: 0,
+    recovered: 0,
+    throttled: 0,
+    peakQueue: 0,
+  };
 
   // The hot insert, compiled once by Kysely for this dialect and then run with new parameters.
   const sampleInsert = db
@@ -617,6 +640,7 @@ export function createIngest(opts: IngestOptions) {
       try {
         const result = await processBatch(batch);
         queue.splice(0, batch.length);
+        relieve();
         stats.batches++;
         for (const [modemKey, upTo] of result.acks) {
           transport
@@ -747,7 +771,7 @@ export function createIngest(opts: IngestOptions) {
     opts.onHello(modemKey);
   }
 
-  function receive(modemKey: string, channel: ModemChannel, payload: Buffer) {
+  function receive(modemKey: string, channel: ModemChannel, payload: Buffer): Promise<void> | undefined {
     if (closed) return;
     stats.received++;
     lastSeen.set(modemKey, Date.now());
@@ -761,8 +785,16 @@ export function createIngest(opts: IngestOptions) {
             return;
           }
           queue.push({ modemKey, message: parsed.data });
+          if (queue.length > stats.peakQueue) stats.peakQueue = queue.length;
           kick();
-          return;
+          if (queue.length < queueLimit) return;
+          if (!relief) {
+            let resolve!: () => void;
+            const promise = new Promise<void>((r) => (resolve = r));
+            relief = { promise, resolve };
+            stats.throttled++;
+          }
+          return relief.promise;
         }
         case 'state': {
           const state = payload.toString('utf8').trim();
@@ -856,6 +888,7 @@ export function createIngest(opts: IngestOptions) {
       clearInterval(persistTimer);
       await this.flush().catch((err: unknown) => log.error({ err }, 'rollups not written at close'));
       closed = true;
+      relieve();
     },
   };
 }

@@ -2,7 +2,11 @@
 // broker by default, an external one later. Ingestion and commands only see this interface.
 import type { ModemChannel, ModemDownChannel } from '@genset/protocol';
 
-export type ModemMessageHandler = (modemKey: string, channel: ModemChannel, payload: Buffer) => void;
+/**
+ * Takes one message of a module. A returned promise asks the transport to take nothing more from that module
+ * until it settles (backpressure: the module's messages then wait in its own outbox, not in server memory).
+ */
+export type ModemMessageHandler = (modemKey: string, channel: ModemChannel, payload: Buffer) => void | Promise<void>;
 
 export interface DeviceTransport {
   /** Port the embedded broker listens on (undefined with an external broker). */
