@@ -1,51 +1,138 @@
-// /index: the landing page after sign-in, greeting the user and pointing to the manual and their account.
+// /index: the fleet console's home: a greeting, sets by status, active alarms by level, output now, the
+// fleet on a map (a list when the map cannot load), the 30-day output ranking and the latest alarms. Kept
+// live over the realtime channel: a set's pushed status or alarms refresh the summary, its output updates
+// the total at once.
+import { useEffect, useMemo, useRef } from 'react';
 import { Card, Col, Row, Typography } from 'antd';
-import { BookOutlined, UserOutlined } from '@ant-design/icons';
-import { Link } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { ErrorState } from '../../components/error-state.tsx';
+import { FleetMap, type MapPoint } from '../../components/map/fleet-map.tsx';
+import { displayStatus } from '../../components/set-status.ts';
+import { formatValue } from '../../components/format.ts';
 import { useSession } from '../../stores/session.ts';
+import { useFleetRealtime } from '../../realtime/index.ts';
+import { HOME_SUMMARY_KEY, useHomeSummary } from './api.ts';
+import { LatestAlarms } from './latest-alarms.tsx';
+import { OutputRanking } from './output-ranking.tsx';
+import { StatusTiles } from './status-tiles.tsx';
+import './home.css';
 
-export function HomePage() {
+/** Pushes that change a status or an alarm count refresh the summary at most this often. */
+const REFRESH_GAP_MS = 5_000;
+
+function Greeting() {
   const { t } = useTranslation();
   const user = useSession((s) => s.user);
   const company = useSession((s) => s.company);
   const name = user?.nickname || user?.name || user?.account || '';
+  const parts = [company?.name ? t('home.company', { company: company.name }) : t('home.noCompany')];
+  if (user?.roleName) parts.push(t('home.role', { role: user.roleName }));
+  return (
+    <div className="home-greeting">
+      <Typography.Title level={1} className="home-welcome" data-testid="welcome">
+        {t('home.welcome', { name })}
+      </Typography.Title>
+      <Typography.Text type="secondary" data-testid="home-company">
+        {parts.join(' · ')}
+      </Typography.Text>
+    </div>
+  );
+}
 
-  const shortcuts = [
-    { to: '/help/list', icon: <BookOutlined />, title: t('home.manual.title'), text: t('home.manual.text') },
-    { to: '/user/personal', icon: <UserOutlined />, title: t('home.personal.title'), text: t('home.personal.text') },
-  ];
+function CardTitle({ children }: { children: React.ReactNode }) {
+  return <h2 className="home-card-title">{children}</h2>;
+}
+
+export function HomePage() {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const summary = useHomeSummary();
+  const data = summary.data;
+  const tokens = useMemo(() => (data?.positions ?? []).map((p) => p.token).slice(0, 100), [data]);
+  const { sets: live } = useFleetRealtime(tokens);
+
+  // A pushed status or alarm count that differs from the summary means the counts are stale.
+  const lastRefresh = useRef(0);
+  useEffect(() => {
+    if (!data) return;
+    const stale = data.positions.some((p) => {
+      const l = live[p.token];
+      return l && l.status !== null && (l.status !== p.status || (l.alarmnum ?? p.alarmnum) !== p.alarmnum);
+    });
+    if (!stale || Date.now() - lastRefresh.current < REFRESH_GAP_MS) return;
+    lastRefresh.current = Date.now();
+    void client.invalidateQueries({ queryKey: HOME_SUMMARY_KEY });
+  }, [live, data, client]);
+
+  // The summary's total, with each set that has pushed since swapped for its pushed output.
+  const totalKw = useMemo(() => {
+    if (!data) return 0;
+    let total = data.totalKw;
+    for (const p of data.positions) {
+      const l = live[p.token];
+      if (!l || l.status === null) continue;
+      const before = p.status !== 0 ? (p.kw ?? 0) : 0;
+      const now = l.status !== 0 ? (l.values.gen_kw ?? 0) : 0;
+      total += now - before;
+    }
+    return Math.max(0, total);
+  }, [data, live]);
+
+  const points = useMemo<MapPoint[]>(
+    () =>
+      (data?.positions ?? []).map((p) => {
+        const l = live[p.token];
+        const status = l?.status ?? p.status;
+        const kw = typeof l?.values.gen_kw === 'number' ? l.values.gen_kw : p.kw;
+        return {
+          key: p.token,
+          name: p.name,
+          status: displayStatus(status, l?.alarmnum ?? p.alarmnum),
+          lat: p.lat,
+          lon: p.lng,
+          detail: kw !== null && status !== 0 ? formatValue(kw, 'kW', 1) : undefined,
+          href: `/top/realtime?token=${encodeURIComponent(p.token)}`,
+        };
+      }),
+    [data, live],
+  );
 
   return (
-    <div>
-      <Card style={{ marginBottom: 16 }}>
-        <Typography.Title level={1} style={{ fontSize: 24, marginTop: 0 }} data-testid="welcome">
-          {t('home.welcome', { name })}
-        </Typography.Title>
-        <Typography.Paragraph style={{ marginBottom: 0 }}>
-          {company?.name ? t('home.company', { company: company.name }) : t('home.noCompany')}
-        </Typography.Paragraph>
-        {user?.roleName ? (
-          <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
-            {t('home.role', { role: user.roleName })}
-          </Typography.Paragraph>
-        ) : null}
-      </Card>
-      <Row gutter={[16, 16]}>
-        {shortcuts.map((item) => (
-          <Col key={item.to} xs={24} md={12}>
-            <Link to={item.to} style={{ display: 'block' }}>
-              <Card hoverable>
-                <Card.Meta
-                  avatar={<span style={{ fontSize: 28, color: '#0958d9' }}>{item.icon}</span>}
-                  title={item.title}
-                  description={item.text}
-                />
+    <div className="home">
+      <Greeting />
+      {summary.isError && !data ? (
+        <Card>
+          <ErrorState error={summary.error} onRetry={() => void summary.refetch()} />
+        </Card>
+      ) : !data ? (
+        <Card loading className="home-loading" />
+      ) : (
+        <>
+          <StatusTiles summary={data} totalKw={totalKw} />
+          <Row gutter={[12, 12]} style={{ marginTop: 12 }}>
+            <Col xs={24} xl={15}>
+              <Card size="small" title={<CardTitle>{t('home.map.title')}</CardTitle>} className="home-card">
+                <FleetMap points={points} height={360} />
               </Card>
-            </Link>
-          </Col>
-        ))}
-      </Row>
+            </Col>
+            <Col xs={24} xl={9}>
+              <Card
+                size="small"
+                title={<CardTitle>{t('home.latest.title')}</CardTitle>}
+                className="home-card home-card-scroll"
+              >
+                <LatestAlarms alarms={data.latestAlarms} />
+              </Card>
+            </Col>
+            <Col xs={24}>
+              <Card size="small" title={<CardTitle>{t('home.ranking.title')}</CardTitle>} className="home-card">
+                <OutputRanking ranking={data.ranking} />
+              </Card>
+            </Col>
+          </Row>
+        </>
+      )}
     </div>
   );
 }

@@ -1,0 +1,256 @@
+// /crewmanage/detail/{token}: everything about one set: state, all fields by group, its place on a map,
+// its codes (managers), and the ways to its live pages, history, edit and delete.
+import { useMemo } from 'react';
+import { Button, Card, Col, Descriptions, Result, Row, Space, Statistic, Typography } from 'antd';
+import {
+  AlertOutlined,
+  DashboardOutlined,
+  DeleteOutlined,
+  EditOutlined,
+  LineChartOutlined,
+  SettingOutlined,
+  TeamOutlined,
+} from '@ant-design/icons';
+import { useNavigate, useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useState } from 'react';
+import { isAllowedUrl, type GensetInfo } from '@genset/protocol';
+import { ErrorState } from '../../components/error-state.tsx';
+import { FullPageLoading } from '../../components/full-page-loading.tsx';
+import { FleetMap } from '../../components/map/fleet-map.tsx';
+import { SetStatusTag } from '../../components/set-status-tag.tsx';
+import { displayStatus } from '../../components/set-status.ts';
+import { formatDateTime, formatValue, NONE } from '../../components/format.ts';
+import { useGensetInfo } from './api.ts';
+import { FIELD_GROUPS, PART_FIELDS, type FieldDef } from './form-fields.ts';
+import { setLinks } from './links.ts';
+import { RightsTag } from './rights-tag.tsx';
+import { SetCodes } from './set-codes.tsx';
+import { SubscribersDrawer } from './subscribers-drawer.tsx';
+import { useConfirmDelete } from './use-delete-sets.ts';
+import './gensets.css';
+
+function FieldValue({ field, set }: { field: FieldDef; set: GensetInfo }) {
+  const { t } = useTranslation();
+  const value = set[field.name];
+  if (value === null || value === undefined || value === '') return <>{NONE}</>;
+  switch (field.kind) {
+    case 'number':
+    case 'int':
+      return <span className="genset-num">{formatValue(value as number, field.unit ?? '', field.precision ?? 2)}</span>;
+    case 'switch':
+      return <>{value ? t('gensets.detail.yes') : t('gensets.detail.no')}</>;
+    case 'select':
+      return (
+        <>
+          {field.name === 'phases'
+            ? t('gensets.form.phases', { count: value as number })
+            : `${String(value)} ${field.unit ?? ''}`}
+        </>
+      );
+    case 'protocol':
+      return <>{set.protocolName ? `${set.protocolName} (${String(value)})` : String(value)}</>;
+    default:
+      if (field.name === 'serviceLink' && typeof value === 'string' && isAllowedUrl(value)) {
+        return (
+          <a href={value} target="_blank" rel="noopener noreferrer">
+            {value}
+          </a>
+        );
+      }
+      return <span className={field.code ? 'genset-mono' : undefined}>{String(value)}</span>;
+  }
+}
+
+function Fields({ set }: { set: GensetInfo }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {FIELD_GROUPS.map((group) => {
+        const partOf = group.key === 'engine' || group.key === 'alternator' ? set[group.key] : null;
+        const items = partOf
+          ? PART_FIELDS.map((part) => ({
+              key: part,
+              label: t(`gensets.fields.part.${part}`),
+              children: partOf[part] ?? NONE,
+            }))
+          : group.fields.map((field) => ({
+              key: field.name,
+              label: t(`gensets.fields.${field.name}`),
+              children: <FieldValue field={field} set={set} />,
+            }));
+        return (
+          <Card
+            key={group.key}
+            size="small"
+            title={<h2 style={{ fontSize: 15, margin: 0 }}>{t(`gensets.groups.${group.key}`)}</h2>}
+            style={{ marginBottom: 16 }}
+          >
+            <Descriptions size="small" column={{ xs: 1, sm: 2, xl: 3 }} items={items} />
+          </Card>
+        );
+      })}
+    </>
+  );
+}
+
+export function GensetDetailPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { token = '' } = useParams();
+  const info = useGensetInfo(token);
+  const confirmDelete = useConfirmDelete();
+  const [showSubscribers, setShowSubscribers] = useState(false);
+  const set = info.data;
+  const points = useMemo(
+    () =>
+      set && set.latitude !== null && set.longitude !== null
+        ? [
+            {
+              key: set.token,
+              name: set.name,
+              status: displayStatus(set.status, set.alarmCount),
+              lat: set.latitude,
+              lon: set.longitude,
+            },
+          ]
+        : [],
+    [set],
+  );
+
+  if (info.isPending) return <FullPageLoading />;
+  if (info.isError) return <ErrorState error={info.error} onRetry={() => void info.refetch()} />;
+  if (!set) return <Result status="404" />;
+  const manage = set.rights === 'manage';
+  const control = manage || set.rights === 'control';
+
+  return (
+    <div data-testid="genset-detail">
+      <Card style={{ marginBottom: 16 }} styles={{ body: { padding: 16 } }}>
+        <div className="genset-detail-head">
+          <div style={{ minWidth: 0 }}>
+            <Space size={8} wrap align="center">
+              <h1 className="genset-page-title">{set.name}</h1>
+              <SetStatusTag status={set.status} alarmCount={set.alarmCount} />
+              <RightsTag rights={set.rights} owned={set.owner} />
+            </Space>
+            <Typography.Paragraph type="secondary" style={{ margin: '4px 0 0' }}>
+              {[
+                set.number,
+                set.protocolName,
+                set.companyName,
+                set.ownerName ? t('gensets.detail.ownedBy', { name: set.ownerName }) : null,
+              ]
+                .filter(Boolean)
+                .join(' · ')}
+            </Typography.Paragraph>
+          </div>
+          <Space wrap size={8}>
+            <Button type="primary" icon={<DashboardOutlined />} onClick={() => void navigate(setLinks.live(token))}>
+              {t('gensets.actions.live')}
+            </Button>
+            <Button icon={<LineChartOutlined />} onClick={() => void navigate(setLinks.history(token))}>
+              {t('gensets.actions.history')}
+            </Button>
+            <Button icon={<AlertOutlined />} onClick={() => void navigate(setLinks.alarms(token))}>
+              {t('gensets.actions.alarms')}
+            </Button>
+            {control ? (
+              <Button icon={<SettingOutlined />} onClick={() => void navigate(setLinks.config(token))}>
+                {t('gensets.actions.config')}
+              </Button>
+            ) : null}
+            {manage ? (
+              <>
+                <Button icon={<EditOutlined />} onClick={() => void navigate(setLinks.edit(token))}>
+                  {t('gensets.actions.edit')}
+                </Button>
+                <Button icon={<TeamOutlined />} onClick={() => setShowSubscribers(true)}>
+                  {t('gensets.actions.subscribers')}
+                </Button>
+                <Button
+                  danger
+                  icon={<DeleteOutlined />}
+                  onClick={() => confirmDelete([set], () => void navigate('/genset/mylist'))}
+                >
+                  {t('gensets.actions.delete')}
+                </Button>
+              </>
+            ) : null}
+          </Space>
+        </div>
+        <Row gutter={[16, 12]} className="genset-kpis" style={{ marginTop: 12 }}>
+          <Col xs={12} sm={6}>
+            <Statistic title={t('gensets.detail.ratedPower')} value={formatValue(set.ratedPowerKw, 'kW', 1)} />
+          </Col>
+          <Col xs={12} sm={6}>
+            <Statistic title={t('gensets.detail.activeAlarms')} value={set.alarmCount} />
+          </Col>
+          <Col xs={12} sm={6}>
+            <Statistic title={t('gensets.detail.lastData')} value={formatDateTime(set.lastSeen)} />
+          </Col>
+          <Col xs={12} sm={6}>
+            <Statistic title={t('gensets.detail.subscribers')} value={set.subscribers} />
+          </Col>
+        </Row>
+      </Card>
+
+      <Row gutter={16}>
+        <Col xs={24} xl={16}>
+          <Fields set={set} />
+        </Col>
+        <Col xs={24} xl={8}>
+          <Card
+            size="small"
+            title={<h2 style={{ fontSize: 15, margin: 0 }}>{t('gensets.detail.module')}</h2>}
+            style={{ marginBottom: 16 }}
+          >
+            <Descriptions
+              size="small"
+              column={1}
+              items={[
+                {
+                  key: 'online',
+                  label: t('gensets.detail.connection'),
+                  children: set.online ? t('gensets.detail.online') : t('gensets.detail.offline'),
+                },
+                { key: 'id', label: t('gensets.fields.modemId'), children: set.modemId ?? NONE },
+                {
+                  key: 'model',
+                  label: t('gensets.fields.modemModel'),
+                  children: set.modem?.model || set.modemModel || NONE,
+                },
+                { key: 'firmware', label: t('gensets.detail.firmware'), children: set.modem?.firmware || NONE },
+                { key: 'imei', label: t('gensets.detail.imei'), children: set.modem?.imei || NONE },
+                { key: 'iccid', label: t('gensets.detail.iccid'), children: set.modem?.iccid || NONE },
+                {
+                  key: 'seen',
+                  label: t('gensets.detail.moduleSeen'),
+                  children: formatDateTime(set.modem?.lastSeenAt ?? null),
+                },
+                { key: 'created', label: t('gensets.detail.created'), children: formatDateTime(set.createdAt) },
+              ]}
+            />
+          </Card>
+          <Card
+            size="small"
+            title={<h2 style={{ fontSize: 15, margin: 0 }}>{t('gensets.detail.location')}</h2>}
+            style={{ marginBottom: 16 }}
+          >
+            {points.length ? (
+              <FleetMap points={points} height={240} testId="set-map" />
+            ) : (
+              <Typography.Text type="secondary">{t('gensets.detail.noPosition')}</Typography.Text>
+            )}
+          </Card>
+          {manage ? (
+            <Card size="small" style={{ marginBottom: 16 }}>
+              <SetCodes token={token} subscriptionCode={set.subscriptionCode} controlCode={set.controlCode} />
+            </Card>
+          ) : null}
+        </Col>
+      </Row>
+      <SubscribersDrawer set={showSubscribers ? set : null} onClose={() => setShowSubscribers(false)} />
+    </div>
+  );
+}

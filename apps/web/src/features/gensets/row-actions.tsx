@@ -1,0 +1,96 @@
+// The actions of one set in a list: live pages, details and edit as buttons, the rest in a menu that shows
+// only what the user's rights allow.
+import { Button, Dropdown, Space, Tooltip, type MenuProps } from 'antd';
+import {
+  DashboardOutlined,
+  DeleteOutlined,
+  DisconnectOutlined,
+  EditOutlined,
+  LineChartOutlined,
+  MoreOutlined,
+  ProfileOutlined,
+  SettingOutlined,
+  TeamOutlined,
+} from '@ant-design/icons';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import type { GensetListItem } from '@genset/protocol';
+import { setLinks } from './links.ts';
+
+export interface RowActionHandlers {
+  onDelete: (set: GensetListItem) => void;
+  onLeave?: (set: GensetListItem) => void;
+  onSubscribers: (set: GensetListItem) => void;
+}
+
+export function RowActions({ set, handlers }: { set: GensetListItem; handlers: RowActionHandlers }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const manage = set.rights === 'manage';
+  const control = manage || set.rights === 'control';
+
+  const items: MenuProps['items'] = [
+    { key: 'history', icon: <LineChartOutlined />, label: t('gensets.actions.history') },
+    ...(control ? [{ key: 'config', icon: <SettingOutlined />, label: t('gensets.actions.config') }] : []),
+    ...(manage ? [{ key: 'subscribers', icon: <TeamOutlined />, label: t('gensets.actions.subscribers') }] : []),
+    ...(handlers.onLeave && !set.owned
+      ? [{ key: 'leave', icon: <DisconnectOutlined />, label: t('gensets.actions.leave') }]
+      : []),
+    ...(manage
+      ? [
+          { type: 'divider' as const },
+          { key: 'delete', icon: <DeleteOutlined />, label: t('gensets.actions.delete'), danger: true },
+        ]
+      : []),
+  ];
+
+  const onMenu: MenuProps['onClick'] = ({ key }) => {
+    if (key === 'history') void navigate(setLinks.history(set.token));
+    if (key === 'config') void navigate(setLinks.config(set.token));
+    if (key === 'subscribers') handlers.onSubscribers(set);
+    if (key === 'leave') handlers.onLeave?.(set);
+    if (key === 'delete') handlers.onDelete(set);
+  };
+
+  return (
+    <Space size={0} className="genset-row-actions">
+      <Tooltip title={t('gensets.actions.live')}>
+        <Button
+          type="text"
+          size="small"
+          icon={<DashboardOutlined />}
+          aria-label={t('gensets.actions.liveOf', { name: set.name })}
+          onClick={() => void navigate(setLinks.live(set.token))}
+        />
+      </Tooltip>
+      <Tooltip title={t('gensets.actions.detail')}>
+        <Button
+          type="text"
+          size="small"
+          icon={<ProfileOutlined />}
+          aria-label={t('gensets.actions.detailOf', { name: set.name })}
+          onClick={() => void navigate(setLinks.detail(set.token))}
+        />
+      </Tooltip>
+      {manage ? (
+        <Tooltip title={t('gensets.actions.edit')}>
+          <Button
+            type="text"
+            size="small"
+            icon={<EditOutlined />}
+            aria-label={t('gensets.actions.editOf', { name: set.name })}
+            onClick={() => void navigate(setLinks.edit(set.token))}
+          />
+        </Tooltip>
+      ) : null}
+      <Dropdown menu={{ items, onClick: onMenu }} trigger={['click']} placement="bottomRight">
+        <Button
+          type="text"
+          size="small"
+          icon={<MoreOutlined />}
+          aria-label={t('gensets.actions.moreOf', { name: set.name })}
+        />
+      </Dropdown>
+    </Space>
+  );
+}

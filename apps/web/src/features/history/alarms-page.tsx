@@ -1,0 +1,188 @@
+// /genset/alarms: alarms per day and level (all sets, or one), and one set's alarms within the range by
+// level and state (active or ended), paged.
+import { useMemo, useState } from 'react';
+import { Card, Segmented, Select, Space, Statistic, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
+import {
+  ALARM_LEVELS,
+  ALARM_STATES,
+  DEFAULT_PAGE_SIZE,
+  PAGE_SIZES,
+  type AlarmEntry,
+  type AlarmLevelName,
+} from '@genset/protocol';
+import { AlarmLevelTag } from '../../components/alarm-level-tag.tsx';
+import { EmptyState } from '../../components/empty-state.tsx';
+import { ErrorState } from '../../components/error-state.tsx';
+import { formatDateTime } from '../../components/format.ts';
+import { useAlarmChart, useAlarmHistory } from './api.ts';
+import { AlarmChart } from './alarm-chart.tsx';
+import { RangeSelect, rangeRequest } from './range-select.tsx';
+import { SetPicker } from './set-picker.tsx';
+import { useHistoryParams } from './use-history-params.ts';
+import './history.css';
+
+type AlarmState = (typeof ALARM_STATES)[number];
+
+/** How long an alarm lasted (or has lasted so far), in days and hours, hours and minutes, or minutes. */
+function duration(t: TFunction, start: number, end: number | null): string {
+  const minutes = Math.max(0, Math.round(((end ?? Date.now()) - start) / 60_000));
+  const d = Math.floor(minutes / 1440);
+  const h = Math.floor((minutes % 1440) / 60);
+  const m = minutes % 60;
+  if (d) return t('history.duration.days', { d, h });
+  if (h) return t('history.duration.hours', { h, m });
+  return t('history.duration.minutes', { m });
+}
+
+export function AlarmsPage() {
+  const { t } = useTranslation();
+  const [params, update] = useHistoryParams();
+  const [level, setLevel] = useState<AlarmLevelName | undefined>();
+  const [state, setState] = useState<AlarmState>('all');
+  const [page, setPage] = useState(1);
+  const [size, setSize] = useState<(typeof PAGE_SIZES)[number]>(DEFAULT_PAGE_SIZE);
+  const range = rangeRequest(params) ?? { range: 'week' as const };
+  const chart = useAlarmChart({ ...(params.token ? { token: params.token } : {}), ...range });
+  const list = useAlarmHistory(
+    params.token ? { token: params.token, ...range, state, page, size, ...(level ? { level } : {}) } : null,
+  );
+
+  const columns = useMemo<TableColumnsType<AlarmEntry>>(
+    () => [
+      {
+        key: 'level',
+        title: t('history.alarms.level'),
+        width: 100,
+        render: (_, a) => <AlarmLevelTag level={a.level} />,
+      },
+      { key: 'title', title: t('history.alarms.alarm'), dataIndex: 'title', ellipsis: true },
+      {
+        key: 'start',
+        title: t('history.alarms.start'),
+        width: 170,
+        render: (_, a) => <span className="history-num">{formatDateTime(a.start, true)}</span>,
+      },
+      {
+        key: 'end',
+        title: t('history.alarms.end'),
+        width: 170,
+        render: (_, a) =>
+          a.end === null ? (
+            <Tag color="red">{t('history.alarms.active')}</Tag>
+          ) : (
+            <span className="history-num">{formatDateTime(a.end, true)}</span>
+          ),
+      },
+      {
+        key: 'duration',
+        title: t('history.alarms.duration'),
+        width: 100,
+        responsive: ['md'],
+        render: (_, a) => <span className="history-num">{duration(t, a.start, a.end)}</span>,
+      },
+    ],
+    [t],
+  );
+
+  return (
+    <Card className="history-card" title={<h1 className="history-title">{t('history.alarms.title')}</h1>}>
+      <div className="history-controls">
+        <SetPicker
+          allowClear
+          value={params.token || undefined}
+          placeholder={t('history.alarms.allSets')}
+          onChange={(token) => {
+            setPage(1);
+            update({ token: token ?? '' });
+          }}
+        />
+        <RangeSelect
+          value={params}
+          onChange={(r) => {
+            setPage(1);
+            update(r);
+          }}
+        />
+      </div>
+      {chart.isError && !chart.data ? (
+        <ErrorState error={chart.error} onRetry={() => void chart.refetch()} />
+      ) : chart.data ? (
+        <>
+          <Space size={24} wrap style={{ margin: '4px 0 8px' }}>
+            {ALARM_LEVELS.map((l) => (
+              <Statistic
+                key={l}
+                title={t(`gensets.levels.${l}`)}
+                value={chart.data.totals[l]}
+                styles={{ content: { fontSize: 20 } }}
+              />
+            ))}
+          </Space>
+          <AlarmChart data={chart.data} loading={chart.isFetching} />
+        </>
+      ) : (
+        <div className="history-placeholder">{t('common.states.loading')}</div>
+      )}
+
+      <div className="history-controls" style={{ marginTop: 16 }}>
+        <Typography.Text strong>{t('history.alarms.list')}</Typography.Text>
+        <Select<AlarmLevelName | 'all'>
+          value={level ?? 'all'}
+          onChange={(v) => {
+            setPage(1);
+            setLevel(v === 'all' ? undefined : v);
+          }}
+          aria-label={t('history.alarms.level')}
+          style={{ width: 140 }}
+          options={[
+            { value: 'all', label: t('history.alarms.allLevels') },
+            ...ALARM_LEVELS.map((l) => ({ value: l, label: t(`gensets.levels.${l}`) })),
+          ]}
+        />
+        <Segmented<AlarmState>
+          value={state}
+          onChange={(v) => {
+            setPage(1);
+            setState(v);
+          }}
+          options={ALARM_STATES.map((s) => ({ value: s, label: t(`history.alarms.states.${s}`) }))}
+        />
+      </div>
+      {!params.token ? (
+        <EmptyState description={t('history.alarms.chooseSet')} />
+      ) : list.isError && !list.data ? (
+        <ErrorState error={list.error} onRetry={() => void list.refetch()} />
+      ) : (
+        <Table<AlarmEntry>
+          size="small"
+          rowKey="id"
+          columns={columns}
+          dataSource={list.data?.list ?? []}
+          loading={list.isFetching}
+          scroll={{ x: 'max-content' }}
+          locale={{ emptyText: <EmptyState description={t('history.alarms.none')} /> }}
+          data-testid="alarm-table"
+          pagination={{
+            current: page,
+            pageSize: size,
+            total: list.data?.total ?? 0,
+            showSizeChanger: true,
+            pageSizeOptions: PAGE_SIZES.map(String),
+            showTotal: (total) => t('history.table.total', { count: total }),
+            onChange: (p, s) => {
+              setPage(s !== size ? 1 : p);
+              setSize(s as (typeof PAGE_SIZES)[number]);
+            },
+          }}
+        />
+      )}
+      <Typography.Paragraph type="secondary" style={{ marginTop: 8, fontSize: 12 }}>
+        {t('history.alarms.timesIn', {
+          zone: chart.data?.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+        })}
+      </Typography.Paragraph>
+    </Card>
+  );
+}
