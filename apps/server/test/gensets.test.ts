@@ -554,3 +554,48 @@ describe('codes', () => {
     );
   });
 });
+
+describe('demo fleet', () => {
+  let demo: TestApp;
+  beforeAll(async () => {
+    demo = await createTestApp({ DEMO_FLEET: '1' });
+  });
+  afterAll(async () => demo.close());
+
+  it('every demo account finds the six demo sets, with their plate data, in my gensets', async () => {
+    const expected: [string, string, string][] = [
+      ['manager@example.com', 'Demo#2026', 'manage'],
+      ['operator@example.com', 'Demo#2026', 'control'],
+      ['viewer@example.com', 'Demo#2026', 'view'],
+      ['13800000001', 'Demo#2026', ''],
+      ['admin@example.com', 'Admin#2026', 'manage'],
+    ];
+    for (const [account, password, rights] of expected) {
+      const token = await login(demo.app, account, password);
+      const list = await call(demo.app, 'POST', '/genset/mylist', { token, body: { sort: 'number' } });
+      expect(list.data.total, account).toBe(6);
+      expect(list.data.list.map((r: { number: string }) => r.number)).toEqual([
+        'DPC-001',
+        'DPC-002',
+        'DPC-003',
+        'DPC-004',
+        'DPC-005',
+        'DPC-006',
+      ]);
+      if (rights) for (const row of list.data.list) expect(row.rights, account).toBe(rights);
+    }
+    const manager = await login(demo.app, 'manager@example.com', 'Demo#2026');
+    const first = (await call(demo.app, 'POST', '/genset/mylist', { token: manager, body: { sort: 'number' } })).data
+      .list[0];
+    expect(first).toMatchObject({ name: 'City Hospital standby', ratedPowerKw: 500, controllerModel: 'HGM6120' });
+    const info = (await call(demo.app, 'POST', '/genset/info', { token: manager, body: { token: first.token } })).data;
+    expect(info).toMatchObject({
+      modemId: 'DEMO-0001',
+      ratedVoltageV: 400,
+      ratedFrequencyHz: 50,
+      phases: 3,
+      engine: { brand: 'Cummins' },
+      alternator: { brand: 'Stamford' },
+    });
+  });
+});

@@ -9,7 +9,8 @@ import { layoutG, layoutS } from '@genset/protocol';
 import { startGensetSimulator, type RunningGensetSimulator } from '@genset/simulator';
 import { startGateway, type Gateway, type GatewayLogger } from '@genset/gateway';
 import type { Db } from '../../db/database.ts';
-import { DEMO_COMPANY_NAME } from '../../seed/demo.ts';
+import { DEMO_ADMIN, DEMO_COMPANY_NAME } from '../../seed/demo.ts';
+import { gensetSearchText } from '../../db/migrations/004-gensets.ts';
 import { hashModemSecret } from './embedded-broker.ts';
 import type { Fleet } from './fleet.ts';
 
@@ -88,6 +89,83 @@ const TRAILER_PATH = [
   { lat: 41.0422, lon: 29.0083 },
 ];
 
+function demoNumber(index: number): string {
+  return `DPC-${String(index + 1).padStart(3, '0')}`;
+}
+
+/** Plate data of a demo set, as the set's edit page would hold it (spec 3). */
+export function demoDetails(demo: DemoSet, index: number): Record<string, unknown> {
+  const small = demo.ratedKw < 100;
+  const layoutSStyle = demo.layout === 'S';
+  const ratedVoltageV = 400;
+  const powerFactor = 0.8;
+  const kva = demo.ratedKw / powerFactor;
+  return {
+    brand: 'Demo Power',
+    model: `DP-${Math.round(kva)}`,
+    factoryNumber: `DP${2023 + (index % 3)}${String(4711 + index * 37).padStart(6, '0')}`,
+    manufacturer: 'Demo Power Manufacturing Co.',
+    ratedPowerKw: demo.ratedKw,
+    ratedSpeedRpm: 1500,
+    ratedVoltageV,
+    ratedFrequencyHz: 50,
+    ratedCurrentA: Math.round((kva * 1000) / (Math.sqrt(3) * ratedVoltageV)),
+    ratedBatteryVoltageV: small ? 12 : 24,
+    ratedChargingVoltageV: small ? 13.8 : 27.6,
+    productionDate: `${2023 + (index % 3)}-0${(index % 9) + 1}-15`,
+    phases: 3,
+    weightKg: Math.round(800 + demo.ratedKw * 9),
+    size: small ? '1900 × 950 × 1300 mm' : `${3000 + Math.round(demo.ratedKw)} × 1500 × 2000 mm`,
+    longitude: demo.position.lon,
+    latitude: demo.position.lat,
+    altitudeM: 20 + index * 35,
+    iotCardNumber: `8986000000000000${String(index).padStart(4, '0')}`,
+    fenceRadiusM: demo.scenario === 'trailer' ? 5000 : 200,
+    controllerBrand: layoutSStyle ? 'Smartgen' : 'Deep Sea Electronics',
+    controllerModel: layoutSStyle ? 'HGM6120' : 'DSE7320',
+    controllerSeries: layoutSStyle ? 'HGM6100' : 'DSE7300',
+    modemModel: 'GC-4G',
+    baudRate: 9600,
+    powerOnCount: 300 + index * 57,
+    fuelTheftDetection: demo.scenario === 'trailer' || demo.scenario === 'lowFuel',
+    maxFuelL: Math.round(100 + demo.ratedKw * 1.6),
+    maxFuelDelayS: 30,
+    engine: {
+      brand: small ? 'Perkins' : 'Cummins',
+      model: small ? '1104A-44TG2' : demo.ratedKw >= 500 ? 'QSK19-G4' : 'QSL9-G5',
+      number: `E${String(81_230_000 + index * 1013)}`,
+    },
+    alternator: {
+      brand: 'Stamford',
+      model: small ? 'UCI224F' : demo.ratedKw >= 500 ? 'HCI544F' : 'HCI444E',
+      number: `A${String(52_700_000 + index * 877)}`,
+    },
+  };
+}
+
+/**
+ * Every demo account finds the demo sets in "My gensets": the manager owns them; the operator and the
+ * personal user hold control rights (the personal user on every other set, view on the rest), the viewer
+ * view rights, the platform administrator a view subscription (it manages everything anyway).
+ */
+async function subscribeDemoAccounts(db: Db, gensetId: number, index: number) {
+  const rights: [string, 'view' | 'control'][] = [
+    ['operator@example.com', 'control'],
+    ['viewer@example.com', 'view'],
+    ['13800000001', index % 2 === 0 ? 'control' : 'view'],
+    [DEMO_ADMIN.account, 'view'],
+  ];
+  for (const [account, right] of rights) {
+    const user = await db.selectFrom('users').select('id').where('account', '=', account).executeTakeFirst();
+    if (!user) continue;
+    await db
+      .insertInto('subscription')
+      .values({ genset_id: gensetId, user_id: user.id, rights: right, created_at: Date.now() })
+      .onConflict((oc) => oc.columns(['user_id', 'genset_id']).doNothing())
+      .execute();
+  }
+}
+
 /** Demo modules' secrets are derived from the server secret, so a restart can start them again. */
 export function demoSecret(signSecret: string, modemKey: string): string {
   return createHmac('sha256', signSecret).update(`demo-module:${modemKey}`).digest('base64url').slice(0, 24);
@@ -119,7 +197,6 @@ export async function startDemoFleet(opts: {
     .select('id')
     .where('account', '=', 'manager@example.com')
     .executeTakeFirst();
-  const personal = await db.selectFrom('users').select('id').where('account', '=', '13800000001').executeTakeFirst();
 
   const sims: RunningGensetSimulator[] = [];
   const gateways: Gateway[] = [];
@@ -135,18 +212,37 @@ export async function startDemoFleet(opts: {
         .set({ secret_hash: hashModemSecret(secret, demo.modemKey) })
         .where('id', '=', modem.id)
         .execute();
-    const existing = await db.selectFrom('genset').select('id').where('modem_id', '=', modem.id).executeTakeFirst();
+    const existing = await db
+      .selectFrom('genset')
+      .select(['id', 'number'])
+      .where('modem_id', '=', modem.id)
+      .executeTakeFirst();
     if (!existing) {
       const set = await fleet.createGenset({
         companyId: company.id,
         ownerUserId: manager?.id ?? null,
         name: demo.name,
+        number: demoNumber(index),
         modemId: modem.id,
         protocolKey: demo.layout === 'S' ? layoutS.key : layoutG.key,
         timeZone: demo.timeZone,
-        details: { ratedPowerKw: demo.ratedKw, longitude: demo.position.lon, latitude: demo.position.lat },
+        details: demoDetails(demo, index),
       });
-      if (personal) await fleet.subscribe(set.id, personal.id, index % 2 === 0 ? 'control' : 'view');
+      await subscribeDemoAccounts(db, set.id, index);
+    } else if (existing.number === null) {
+      // A demo fleet written before sets had their full details: fill them in once, and let every demo
+      // account find the sets in "My gensets".
+      const name = await db.selectFrom('genset').select('name').where('id', '=', existing.id).executeTakeFirstOrThrow();
+      await db
+        .updateTable('genset')
+        .set({
+          number: demoNumber(index),
+          search_text: gensetSearchText(name.name, demoNumber(index)),
+          details: JSON.stringify(demoDetails(demo, index)),
+        })
+        .where('id', '=', existing.id)
+        .execute();
+      await subscribeDemoAccounts(db, existing.id, index);
     }
     if (demo.scenario === 'offline') continue;
 
