@@ -314,3 +314,10 @@ export const itemSelectionResponse = z.object({
 export const monitorSelectResponse = z.object({
   items: z.array(dataItemMeta.extend({ selected: z.boolean() })),
 });
+
+export type ConfigMenuEntry = z.infer<typeof configMenuEntry>;
+export type ConfigParamValue = z.infer<typeof configParamValue>;
+export type ConfigReadResponse = z.infer<typeof configReadResponse>;
+export type ConfigWriteRequest = z.input<typeof configWriteRequest>;
+export type ConfigWriteResult = z.infer<typeof configWriteResult>;
+export type ConfigWriteResponse = z.infer<typeof configWriteResponse>;

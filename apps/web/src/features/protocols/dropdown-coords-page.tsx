@@ -1,0 +1,180 @@
+// /com/configSelect/configCoord/{id}: dropdown coordinates — which parameter uses which option list, with where
+// the parameter sits (menu path, holding register, registers, write function code) and the value each label
+// writes there.
+import { Form, Select, Tag, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import type { ConfigParam } from '@genset/protocol';
+import { storedLanguage } from '../../i18n/languages.ts';
+import { rangeText } from './config-params-page.tsx';
+import { useDocumentRules } from './document-rules.ts';
+import { SectionPage } from './section-page.tsx';
+import { SectionTable } from './section-table.tsx';
+
+/** A parameter with a dropdown: a shared list by key, or (older documents) options of its own. */
+interface Coordinate {
+  param: string;
+  list: string | null;
+}
+
+interface CoordinateForm {
+  param: string;
+  list: string;
+}
+
+export function DropdownCoordsPage() {
+  const { t } = useTranslation();
+  const rules = useDocumentRules();
+  const lang = storedLanguage();
+  return (
+    <SectionPage section="coordinates">
+      {({ detail, save, canEdit }) => {
+        const paramOf = (key: string) => detail.configParams.find((p) => p.key === key);
+        const listOf = (key: string | null) => detail.optionLists.find((l) => l.key === key);
+        const where = (key: string) => detail.coordinates.find((c) => c.param === key);
+        const rows: Coordinate[] = detail.configParams
+          .filter((p) => p.options && p.options.length > 0)
+          .map((p) => ({ param: p.key, list: p.optionList ?? null }));
+
+        const toParams = (coordinates: Coordinate[]): ConfigParam[] =>
+          detail.configParams.map((param) => {
+            const { optionList: _list, options, ...rest } = param;
+            const coordinate = coordinates.find((c) => c.param === param.key);
+            if (!coordinate) return rest;
+            if (coordinate.list === null) return { ...rest, ...(options ? { options } : {}) };
+            return { ...rest, optionList: coordinate.list, options: listOf(coordinate.list)?.options ?? [] };
+          });
+
+        return (
+          <SectionTable<Coordinate, CoordinateForm>
+            name="coordinates"
+            rows={rows}
+            rowKey={(row) => row.param}
+            describe={(row) => row.param}
+            canEdit={canEdit}
+            matches={(row, q) =>
+              row.param.includes(q) ||
+              (row.list ?? '').includes(q) ||
+              (paramOf(row.param)?.name[lang].toLowerCase().includes(q) ?? false)
+            }
+            columns={[
+              {
+                key: 'param',
+                title: t('protocols.fields.param'),
+                render: (_v, row) => (
+                  <>
+                    {paramOf(row.param)?.name[lang]} <Typography.Text code>{row.param}</Typography.Text>
+                  </>
+                ),
+              },
+              {
+                key: 'list',
+                title: t('protocols.fields.optionList'),
+                render: (_v, row) =>
+                  row.list ? (
+                    <Tag color="blue">{listOf(row.list)?.name[lang] ?? row.list}</Tag>
+                  ) : (
+                    <Tag>{t('protocols.coordinates.ownOptions')}</Tag>
+                  ),
+              },
+              {
+                key: 'menuPath',
+                title: t('protocols.fields.menuPath'),
+                render: (_v, row) =>
+                  (where(row.param)?.menuPath ?? [])
+                    .map((key) => detail.configMenus.find((m) => m.key === key)?.name[lang] ?? key)
+                    .join(' › '),
+              },
+              {
+                key: 'register',
+                title: t('protocols.fields.register'),
+                render: (_v, row) => {
+                  const c = where(row.param);
+                  return c
+                    ? t('protocols.coordinates.register', { address: c.address, registers: c.registers, fc: c.writeFc })
+                    : t('common.none');
+                },
+              },
+              {
+                key: 'values',
+                title: t('protocols.fields.values'),
+                render: (_v, row) =>
+                  (paramOf(row.param)?.options ?? []).map((o) => `${o.value} = ${o.label[lang]}`).join(' · '),
+              },
+            ]}
+            fields={(editing) => (
+              <CoordinateFields
+                editing={editing}
+                params={detail.configParams.filter(
+                  (p) => p.key === editing?.param || !rows.some((row) => row.param === p.key),
+                )}
+                lists={detail.optionLists.map((l) => ({
+                  value: l.key,
+                  label: `${l.name[lang]} (${l.key}): ${l.options.map((o) => o.value).join(', ')}`,
+                }))}
+                paramOf={paramOf}
+                listOf={listOf}
+                rules={rules}
+              />
+            )}
+            toValues={(row) => ({ param: row.param, list: row.list ?? '' })}
+            fromValues={(values) => ({ param: values.param, list: values.list })}
+            onSave={(coordinates) => save({ configParams: toParams(coordinates) })}
+            addText={t('protocols.coordinates.add')}
+            createTitle={t('protocols.coordinates.create')}
+            editTitle={t('protocols.coordinates.edit')}
+            modalWidth={640}
+          />
+        );
+      }}
+    </SectionPage>
+  );
+}
+
+function CoordinateFields(props: {
+  editing: Coordinate | null;
+  params: ConfigParam[];
+  lists: { value: string; label: string }[];
+  paramOf: (key: string) => ConfigParam | undefined;
+  listOf: (key: string | null) => { options: { value: number }[] } | undefined;
+  rules: ReturnType<typeof useDocumentRules>;
+}) {
+  const { t } = useTranslation();
+  const lang = storedLanguage();
+  const paramKey = Form.useWatch<string | undefined>('param');
+  const param = paramKey ? props.paramOf(paramKey) : undefined;
+  return (
+    <>
+      <Form.Item name="param" label={t('protocols.fields.param')} rules={props.rules.required}>
+        <Select
+          showSearch={{ optionFilterProp: 'label' }}
+          disabled={props.editing !== null}
+          options={props.params.map((p) => ({ value: p.key, label: `${p.name[lang]} (${p.key})` }))}
+        />
+      </Form.Item>
+      <Form.Item
+        name="list"
+        label={t('protocols.fields.optionList')}
+        extra={param ? t('protocols.coordinates.range', { range: rangeText(param) }) : undefined}
+        dependencies={['param']}
+        rules={[
+          ...props.rules.required,
+          ({ getFieldValue }) => ({
+            validator: (_r, value: unknown) => {
+              const target = props.paramOf(getFieldValue('param') as string);
+              const list = typeof value === 'string' ? props.listOf(value) : undefined;
+              const outside =
+                list && target ? list.options.filter((o) => o.value < target.min || o.value > target.max) : [];
+              return outside.length > 0
+                ? Promise.reject(
+                    new Error(t('protocols.rules.optionsOutside', { values: outside.map((o) => o.value).join(', ') })),
+                  )
+                : Promise.resolve();
+            },
+          }),
+        ]}
+      >
+        <Select options={props.lists} notFoundContent={t('protocols.coordinates.noLists')} />
+      </Form.Item>
+    </>
+  );
+}
