@@ -132,6 +132,27 @@ describe('ingestion', () => {
     await module.close();
   });
 
+  it('stores each seq once when a batch holds the same seq twice, and counts it once in the rollups', async () => {
+    const t0 = Date.UTC(2026, 10, 17, 9, 0);
+    await Promise.all(
+      [1, 2, 2, 3, 1].map((seq) =>
+        module.publish('data', data(seq, { ...RUNNING, gen_kw: seq * 10 }, t0 + seq * 1000)),
+      ),
+    );
+    await module.waitFor('ack', (a) => a.upTo === 3);
+    expect((await samples(set.id)).map((r) => r.seq)).toEqual([1, 2, 3]);
+    await t.app.devices.ingest.flush();
+    const hour = await t.app.database.db
+      .selectFrom('rollup_hour')
+      .selectAll()
+      .where('genset_id', '=', set.id)
+      .where('bucket', '=', t0)
+      .executeTakeFirstOrThrow();
+    expect(hour.samples).toBe(3);
+    expect(JSON.parse(hour.stats).gen_kw).toMatchObject({ sum: 60, n: 3 });
+    await module.close();
+  });
+
   it('records status transitions with device time', async () => {
     const t0 = Date.now() - 10_000;
     await module.publish('data', data(1, STOPPED, t0));

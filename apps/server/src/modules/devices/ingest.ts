@@ -11,7 +11,15 @@
 // them per batch made every batch rewrite two 7 KB rollup rows per set, which limited a fleet of 1,000
 // modules to 1,500 snapshots/s.
 import { CompiledQuery, sql } from 'kysely';
-import { deriveStatus, modemData, modemEvent, modemHello, type ModemData, type ModemChannel } from '@genset/protocol';
+import {
+  deriveStatus,
+  modemData,
+  modemEvent,
+  modemHello,
+  readModemData,
+  type ModemData,
+  type ModemChannel,
+} from '@genset/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import type { RealtimeBus } from './bus.ts';
@@ -72,6 +80,8 @@ interface Queued {
 }
 
 const BATCH_LIMIT = 500;
+/** Samples inserted by one statement. */
+const SAMPLE_CHUNK = 100;
 /** Snapshots waiting beyond this make the broker stop reading from the modules until the queue is half as long. */
 const DEFAULT_QUEUE_LIMIT = 5000;
 const WATERMARK = 'rollup_sample_id';
@@ -140,13 +150,22 @@ export function createIngest(opts: IngestOptions) {
     peakQueue: 0,
   };
 
-  // The hot insert, compiled once by Kysely for this dialect and then run with new parameters.
-  const sampleInsert = db
-    .insertInto('sample')
-    .values({ modem_id: 0, seq: 0, genset_id: 0, ts: 0, status: 0, values: '' })
-    .onConflict((oc) => oc.columns(['modem_id', 'seq']).doNothing())
-    .returning('id')
-    .compile().sql;
+  // The hot insert, compiled by Kysely for this dialect once per row count and then run with new parameters.
+  const sampleInserts = new Map<number, string>();
+  const sampleInsertSql = (rows: number) => {
+    let text = sampleInserts.get(rows);
+    if (!text) {
+      const row = { modem_id: 0, seq: 0, genset_id: 0, ts: 0, status: 0, values: '' };
+      text = db
+        .insertInto('sample')
+        .values(Array.from({ length: rows }, () => row))
+        .onConflict((oc) => oc.columns(['modem_id', 'seq']).doNothing())
+        .returning(['id', 'modem_id', 'seq'])
+        .compile().sql;
+      sampleInserts.set(rows, text);
+    }
+    return text;
+  };
 
   async function modemByKey(key: string): Promise<ModemInfo | null> {
     if (modems.has(key)) return modems.get(key)!;
@@ -463,41 +482,65 @@ export function createIngest(opts: IngestOptions) {
       resolved.push({ modem, message, base, protocol: base ? await protocols.get(base.protocolKey) : undefined });
     }
 
-    await db.transaction().execute(async (trx) => {
-      for (const { modem, message, base, protocol } of resolved) {
-        acks.set(modem.key, Math.max(acks.get(modem.key) ?? 0, message.seq));
-        seqs.set(modem.id, Math.max(seqs.get(modem.id) ?? 0, message.seq));
-        if (!base) {
-          log.warn(
-            { modem: modem.key, port: message.port, address: message.address },
-            'data for a controller no set is bound to',
-          );
-          continue;
-        }
-        if (!protocol) {
-          log.error({ protocol: base.protocolKey }, 'set uses a protocol that is not published');
-          continue;
-        }
-        const set = working(base);
-        let values: Record<string, number | null> = {};
-        let status: number = STATUS.offline;
-        let active: { code: string; level: string; title: Record<string, string> }[] = [];
-        if (!message.error) {
-          values = protocol.decode(message.blocks);
-          const summary = deriveStatus(protocol.doc, values);
-          status = summary.status;
-          active = summary.activeAlarms;
-        }
-        const { rows } = await trx.executeQuery<{ id: number }>(
-          CompiledQuery.raw(sampleInsert, [modem.id, message.seq, set.id, message.ts, status, JSON.stringify(values)]),
+    // Decoding needs no database: done first, so that the samples go in with one statement per hundred.
+    const decoded: {
+      modem: ModemInfo;
+      message: ModemData;
+      base: SetState;
+      values: Record<string, number | null>;
+      status: number;
+      active: { code: string; level: string; title: Record<string, string> }[];
+      json: string;
+    }[] = [];
+    for (const { modem, message, base, protocol } of resolved) {
+      acks.set(modem.key, Math.max(acks.get(modem.key) ?? 0, message.seq));
+      seqs.set(modem.id, Math.max(seqs.get(modem.id) ?? 0, message.seq));
+      if (!base) {
+        log.warn(
+          { modem: modem.key, port: message.port, address: message.address },
+          'data for a controller no set is bound to',
         );
-        const inserted = rows[0];
-        if (!inserted) {
+        continue;
+      }
+      if (!protocol) {
+        log.error({ protocol: base.protocolKey }, 'set uses a protocol that is not published');
+        continue;
+      }
+      let values: Record<string, number | null> = {};
+      let status: number = STATUS.offline;
+      let active: { code: string; level: string; title: Record<string, string> }[] = [];
+      if (!message.error) {
+        values = protocol.decode(message.blocks);
+        const summary = deriveStatus(protocol.doc, values);
+        status = summary.status;
+        active = summary.activeAlarms;
+      }
+      decoded.push({ modem, message, base, values, status, active, json: JSON.stringify(values) });
+    }
+
+    await db.transaction().execute(async (trx) => {
+      // (modem, seq) → id of the rows this batch inserted; a seq stored before (or twice in the batch) is not.
+      const insertedIds = new Map<string, number>();
+      for (let i = 0; i < decoded.length; i += SAMPLE_CHUNK) {
+        const chunk = decoded.slice(i, i + SAMPLE_CHUNK);
+        const params: (number | string)[] = [];
+        for (const d of chunk) params.push(d.modem.id, d.message.seq, d.base.id, d.message.ts, d.status, d.json);
+        const { rows } = await trx.executeQuery<{ id: number; modem_id: number; seq: number }>(
+          CompiledQuery.raw(sampleInsertSql(chunk.length), params),
+        );
+        for (const r of rows) insertedIds.set(`${r.modem_id}|${r.seq}`, Number(r.id));
+      }
+      for (const { modem, message, base, values, status, active } of decoded) {
+        const key = `${modem.id}|${message.seq}`;
+        const id = insertedIds.get(key);
+        if (id === undefined) {
           duplicates++;
           continue;
         }
+        insertedIds.delete(key);
+        const set = working(base);
         stored++;
-        maxId = Math.max(maxId, Number(inserted.id));
+        if (id > maxId) maxId = id;
         // An older sample (a resend from a module's outbox) is stored but does not move the set backwards.
         const current = message.ts >= set.deviceTs;
         if (current) {
@@ -778,13 +821,15 @@ export function createIngest(opts: IngestOptions) {
     try {
       switch (channel) {
         case 'data': {
-          const parsed = modemData.safeParse(JSON.parse(payload.toString('utf8')));
-          if (!parsed.success) {
+          const json: unknown = JSON.parse(payload.toString('utf8'));
+          const message = readModemData(json);
+          if (!message) {
             stats.refused++;
-            log.warn({ modem: modemKey, issues: parsed.error.issues.slice(0, 3) }, 'malformed data message refused');
+            const issues = modemData.safeParse(json).error?.issues.slice(0, 3);
+            log.warn({ modem: modemKey, issues }, 'malformed data message refused');
             return;
           }
-          queue.push({ modemKey, message: parsed.data });
+          queue.push({ modemKey, message });
           if (queue.length > stats.peakQueue) stats.peakQueue = queue.length;
           kick();
           if (queue.length < queueLimit) return;
