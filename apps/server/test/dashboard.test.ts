@@ -50,7 +50,8 @@ beforeAll(async () => {
   sets.e = await newSet(t, { companyId: company, name: 'E running with warning' });
   sets.x = await newSet(t, { companyId: otherCompany, name: 'X elsewhere' });
 
-  // Energy of the last days (daily rollups in UTC, the sets' zone): A 1000 → 1250, E 500 → 1000.
+  // Energy of the last days (daily rollups in UTC, the sets' zone; the counter now in the latest values):
+  // A 1000 → 1250, E 500 → 1000; E's older day is outside the 30 days.
   const today = startOfDay(now, 'UTC');
   await insertRollups(t, 'rollup_day', sets.a.id, [
     { bucket: today - 3 * DAY, stats: { kwh_total: stats(1050, { first: 1000, last: 1100 }) } },
@@ -71,7 +72,7 @@ beforeAll(async () => {
 
   await latest(sets.b.id, 2, 0, { gen_kw: 0, fuel_level: 90 });
   await latest(sets.c.id, 1, 1, { gen_kw: 0 });
-  await latest(sets.e.id, 3, 1, { gen_kw: 50.5, fuel_level: 40 });
+  await latest(sets.e.id, 3, 1, { gen_kw: 50.5, fuel_level: 40, kwh_total: 1000 });
   await latest(sets.x.id, 3, 1, { gen_kw: 999 });
   await insertAlarm(t, sets.a.id, {
     code: 'battery_low',

@@ -7,6 +7,7 @@ import { accounts } from './001-accounts.ts';
 import { devices } from './002-devices.ts';
 import { itemSelection } from './003-item-selection.ts';
 import { gensets } from './004-gensets.ts';
+import { history } from './005-history.ts';
 import { ingestState } from './006-ingest-state.ts';
 
 export function migrations(kind: DbKind): Record<string, Migration> {
@@ -15,6 +16,7 @@ export function migrations(kind: DbKind): Record<string, Migration> {
     '002-devices': devices(kind),
     '003-item-selection': itemSelection(kind),
     '004-gensets': gensets(kind),
+    '005-history': history(kind),
     '006-ingest-state': ingestState(),
   };
 }

@@ -57,16 +57,19 @@ export function createDashboardService(opts: DashboardOptions) {
       const values = sql.ref('l.values');
       const details = sql.ref('g.details');
 
+      const latestValue = (key: string) => q.valueNumber(q.valueWindow(values, key));
       const fleet = await sets
         .leftJoin('set_latest as l', 'l.genset_id', 'g.id')
         .select([
+          'g.id',
           'g.token',
           'g.name',
           'l.status',
           'l.alarm_count',
-          q.num(values, 'gen_kw').as('kw'),
-          q.num(values, 'latitude').as('lat'),
-          q.num(values, 'longitude').as('lng'),
+          latestValue('gen_kw').as('kw'),
+          latestValue('latitude').as('lat'),
+          latestValue('longitude').as('lng'),
+          latestValue('kwh_total').as('kwh'),
           q.raw(details, 'latitude').as('dlat'),
           q.raw(details, 'longitude').as('dlng'),
         ])
@@ -105,32 +108,36 @@ export function createDashboardService(opts: DashboardOptions) {
         alarms.total += n;
       }
 
-      // Energy of the last 30 days from the daily rollups: the counter's last reading minus its first (a
-      // counter that restarted from zero in the window counts from its restart).
-      const kwh = q.obj(sql.ref('r.stats'), 'kwh_total');
-      const produced = sql<
-        number | null
-      >`max(${q.num(sql.ref('d.o'), 'last')}) - min(${q.num(sql.ref('d.o'), 'first')})`;
-      const ranked = await db
-        .selectFrom(
+      // Energy of the last 30 days: the set's energy counter now minus its first reading of the oldest day
+      // in the window (one daily rollup row per set, found on the primary key).
+      const since = now - RANKING_DAYS * DAY;
+      const firsts = await db
+        .selectFrom('rollup_day as r')
+        .innerJoin(
           db
-            .selectFrom('rollup_day as r')
-            .select(['r.genset_id', sql`${kwh}`.as('o')])
-            .where('r.bucket', '>=', now - RANKING_DAYS * DAY)
-            .where('r.genset_id', 'in', (await visible(ctx)).select('g.id'))
-            .modifyEnd(q.fence)
-            .as('d'),
+            .selectFrom('rollup_day')
+            .select(['genset_id', (eb) => eb.fn.min('bucket').as('b')])
+            .where('bucket', '>=', since)
+            .where('genset_id', 'in', (await visible(ctx)).select('g.id'))
+            .groupBy('genset_id')
+            .as('m'),
+          (join) => join.onRef('m.genset_id', '=', 'r.genset_id').onRef('m.b', '=', 'r.bucket'),
         )
-        .innerJoin('genset as g', 'g.id', 'd.genset_id')
-        .select(['g.token', 'g.name', produced.as('kwh')])
-        .groupBy(['g.id', 'g.token', 'g.name'])
-        .orderBy(sql`coalesce(${produced}, -1)`, 'desc')
-        .orderBy('g.name')
-        .limit(RANKING_SIZE * 2)
+        .select(['r.genset_id', q.statsObject(q.statsWindow(sql.ref('r.stats'), 'kwh_total')).as('o')])
         .execute();
-      const ranking = ranked
-        .map((r) => ({ token: r.token, name: r.name, kwh: Math.round(Number(r.kwh) * 10) / 10 }))
+      const firstKwh = new Map<number, number>();
+      for (const f of firsts) {
+        const first = f.o ? (JSON.parse(f.o) as { first?: number }).first : undefined;
+        if (typeof first === 'number') firstKwh.set(f.genset_id, first);
+      }
+      const ranking = fleet
+        .map((s) => {
+          const first = firstKwh.get(s.id);
+          const kwh = first === undefined || s.kwh === null ? NaN : Number(s.kwh) - first;
+          return { token: s.token, name: s.name, kwh: Math.round(kwh * 10) / 10 };
+        })
         .filter((r) => Number.isFinite(r.kwh) && r.kwh > 0)
+        .sort((a, b) => b.kwh - a.kwh || a.name.localeCompare(b.name))
         .slice(0, RANKING_SIZE);
 
       const latest = await db

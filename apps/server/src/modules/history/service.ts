@@ -128,26 +128,32 @@ export function createHistoryService(opts: HistoryServiceOptions) {
   async function chartPoints(set: GensetRow, items: DataItem[], r: ResolvedRange) {
     const { table, time } = sourceOf(r.resolution);
     const step = chartStep(r);
-    const from = firstBucket(r, set.time_zone);
+    const from = r.resolution === 'raw' ? r.start : firstBucket(r, set.time_zone);
     const t = sql.ref('t');
     const group = step > 0 ? q.bucketIndex(t, from, step) : t;
     let inner: RawBuilder<unknown>;
     let aggregates: RawBuilder<unknown>[];
+    // The rows of the range, their JSON column read once when several items are asked for.
+    const column = r.resolution === 'raw' ? 'values' : 'stats';
+    const json = items.length > 1 ? q.detoasted(sql.ref(column)) : sql.ref(column);
+    const rowsOfRange = sql`select ${sql.ref(time)} as t, ${json} as j from ${sql.table(table)}
+      where genset_id = ${set.id} and ${sql.ref(time)} >= ${from} and ${sql.ref(time)} < ${r.end} ${q.fence}`;
+    const j = sql.ref('j');
     if (r.resolution === 'raw') {
-      // One number per item and sample.
-      const cols = items.map((item, i) => sql`${q.num(sql.ref('values'), item.key)} as ${sql.ref(`v${i}`)}`);
-      inner = sql`select ts as t, ${sql.join(cols)} from sample
-        where genset_id = ${set.id} and ts >= ${r.start} and ts < ${r.end} ${q.fence}`;
+      // The text after each item's key, then the number at its start.
+      const windows = items.map((item, i) => sql`${q.valueWindow(j, item.key)} as ${sql.ref(`w${i}`)}`);
+      inner = sql`select t, ${sql.join(items.map((_, i) => sql`${q.valueNumber(sql.ref(`w${i}`))} as ${sql.ref(`v${i}`)}`))}
+        from (select t, ${sql.join(windows)} from (${rowsOfRange}) range_rows ${q.fence}) value_windows`;
       aggregates = items.map((item, i) => {
         const v = sql.ref(`v${i}`);
         return sql`${isCounter(item) ? sql`max(${v})` : sql`avg(${v})`} as ${sql.ref(`a${i}`)},
           min(${v}) as ${sql.ref(`n${i}`)}, max(${v}) as ${sql.ref(`x${i}`)}`;
       });
     } else {
-      // Each item's {min,max,sum,n,first,last} read out of the row's JSON once, then its members.
-      const cols = items.map((item, i) => sql`${q.obj(sql.ref('stats'), item.key)} as ${sql.ref(`o${i}`)}`);
-      inner = sql`select ${sql.ref(time)} as t, ${sql.join(cols)} from ${sql.table(table)}
-        where genset_id = ${set.id} and ${sql.ref(time)} >= ${from} and ${sql.ref(time)} < ${r.end} ${q.fence}`;
+      // The text after each item's key, then its {min,max,sum,n,first,last} object, then its members.
+      const windows = items.map((item, i) => sql`${q.statsWindow(j, item.key)} as ${sql.ref(`w${i}`)}`);
+      inner = sql`select t, ${sql.join(items.map((_, i) => sql`${q.statsObject(sql.ref(`w${i}`))} as ${sql.ref(`o${i}`)}`))}
+        from (select t, ${sql.join(windows)} from (${rowsOfRange}) range_rows ${q.fence}) stats_windows ${q.fence}`;
       aggregates = items.map((item, i) => {
         const o = sql.ref(`o${i}`);
         const value = isCounter(item)
