@@ -1,11 +1,14 @@
 // The top-bar layout of one set (/top/*): set name, status line, module restart, clock, and the tabs
-// realtime, realdata, alarms and maintenance; a 60 % drawer holds the tabs on small screens.
+// realtime, realdata, alarms (with the live alarm count) and maintenance; a 60 % drawer holds the tabs on
+// small screens. The set is watched over the realtime channel; only the realtime, realdata and alarm tabs
+// re-establish a lost connection (spec 4).
 import { Suspense, useState } from 'react';
-import { Button, Drawer, Flex, Layout, Menu } from 'antd';
+import { Badge, Button, Drawer, Flex, Layout, Menu } from 'antd';
 import { ArrowLeftOutlined, MenuOutlined } from '@ant-design/icons';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../stores/session.ts';
+import { useSetRealtime } from '../../realtime/index.ts';
 import { FullPageLoading } from '../../components/full-page-loading.tsx';
 import { useDevice } from '../shell/use-device.ts';
 import { Clock } from './clock.tsx';
@@ -13,6 +16,8 @@ import { RestartModuleButton } from './restart-module-button.tsx';
 import { SetStatusLine } from './set-status-line.tsx';
 import { useSetInfo } from './use-set-info.ts';
 import { useTopQuery, type TopTab } from './top-query.ts';
+
+const RECONNECTING_TABS: ReadonlySet<TopTab> = new Set(['realtime', 'realdata', 'baojing']);
 
 export function TopLayout() {
   const { t } = useTranslation();
@@ -25,12 +30,28 @@ export function TopLayout() {
   const info = useSetInfo(token);
   const active = tabs.find((tab) => pathname === `/top/${tab}`);
   const mobile = device === 'mobile';
+  const realtime = useSetRealtime(token, { reconnect: active !== undefined && RECONNECTING_TABS.has(active) });
+  const alarmCount = realtime.live?.alarmnum ?? info.data?.alarmnum ?? 0;
+  const live = {
+    status: realtime.live?.status ?? null,
+    alarmnum: realtime.live?.alarmnum ?? null,
+    offline: realtime.connection === 'offline',
+  };
+
+  const label = (tab: TopTab) =>
+    tab === 'baojing' && alarmCount > 0 ? (
+      <Badge count={alarmCount} size="small" offset={[8, -2]} data-testid="alarm-badge">
+        {t(`top.tabs.${tab}`)}
+      </Badge>
+    ) : (
+      t(`top.tabs.${tab}`)
+    );
 
   const menu = (mode: 'horizontal' | 'inline') => (
     <Menu
       mode={mode}
       selectedKeys={active ? [active] : []}
-      items={tabs.map((tab) => ({ key: tab, label: <Link to={hrefFor(tab)}>{t(`top.tabs.${tab}`)}</Link> }))}
+      items={tabs.map((tab) => ({ key: tab, label: <Link to={hrefFor(tab)}>{label(tab)}</Link> }))}
       onClick={() => setDrawerOpen(false)}
       style={{ borderBottom: 0, flex: 1, minWidth: 0 }}
       data-testid="top-tabs"
@@ -66,7 +87,7 @@ export function TopLayout() {
               onClick={() => navigate('/index')}
             />
           )}
-          <SetStatusLine token={token} info={info} />
+          <SetStatusLine token={token} info={info} live={live} />
           <Clock />
           <RestartModuleButton token={token} allowed={Boolean(info.data && info.data.rights !== 'view')} />
         </Flex>

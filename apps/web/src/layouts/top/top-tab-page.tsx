@@ -1,9 +1,21 @@
-// The content of a top-layout tab. Without a set token there is nothing to watch, so it says so.
-import { Button, Card, Result } from 'antd';
+// The content of a top-layout tab: the set's live dashboard, its data items, its alarms or its maintenance
+// countdown. Without a set token there is nothing to watch, so it says so.
+import { lazy } from 'react';
+import { Button, Result } from 'antd';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { EmptyState } from '../../components/empty-state.tsx';
 import { useTopQuery, type TopTab } from './top-query.ts';
+
+const RealtimeTab = lazy(async () => ({
+  default: (await import('../../features/monitor/realtime-tab.tsx')).RealtimeTab,
+}));
+const RealdataTab = lazy(async () => ({
+  default: (await import('../../features/monitor/realdata-tab.tsx')).RealdataTab,
+}));
+const AlarmsTab = lazy(async () => ({ default: (await import('../../features/monitor/alarms-tab.tsx')).AlarmsTab }));
+const MaintainTab = lazy(async () => ({
+  default: (await import('../../features/monitor/maintain-tab.tsx')).MaintainTab,
+}));
 
 export function TopTabPage() {
   const { t } = useTranslation();
@@ -26,9 +38,14 @@ export function TopTabPage() {
       />
     );
   }
-  return (
-    <Card title={t(`top.tabs.${tab}`)}>
-      <EmptyState description={t('top.nothingYet')} />
-    </Card>
-  );
+  switch (tab as TopTab) {
+    case 'realtime':
+      return <RealtimeTab key={token} token={token} />;
+    case 'realdata':
+      return <RealdataTab key={token} token={token} />;
+    case 'baojing':
+      return <AlarmsTab key={token} token={token} />;
+    case 'maintain':
+      return <MaintainTab key={token} token={token} />;
+  }
 }

@@ -1,0 +1,115 @@
+// Alarms of the set that started within the range, by level and state, paged (spec 9: 20 a page, 10/20/30/50).
+import type { ReactNode } from 'react';
+import { Card, Select, Space, Table, Tag } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useTranslation } from 'react-i18next';
+import { ALARM_LEVELS, ALARM_STATES, PAGE_SIZES, type AlarmEntry, type AlarmHistoryResponse } from '@genset/protocol';
+import { ErrorState } from '../../components/error-state.tsx';
+import { AlarmDuration } from './alarm-duration.tsx';
+import { AlarmLevelTag } from './alarm-level-tag.tsx';
+import { formatTime } from './format.ts';
+
+export interface AlarmFilter {
+  level: (typeof ALARM_LEVELS)[number] | 'all';
+  state: (typeof ALARM_STATES)[number];
+  page: number;
+  size: (typeof PAGE_SIZES)[number];
+}
+
+export function AlarmHistory({
+  filter,
+  onFilter,
+  data,
+  loading,
+  error,
+  onRetry,
+  range,
+}: {
+  filter: AlarmFilter;
+  onFilter: (filter: AlarmFilter) => void;
+  data: AlarmHistoryResponse | undefined;
+  loading: boolean;
+  error: Error | null;
+  onRetry: () => void;
+  range: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const columns: ColumnsType<AlarmEntry> = [
+    {
+      key: 'level',
+      title: t('live.alarms.level'),
+      width: 130,
+      render: (_, alarm) => <AlarmLevelTag level={alarm.level} />,
+    },
+    { key: 'title', title: t('live.alarms.title'), dataIndex: 'title' },
+    { key: 'start', title: t('live.alarms.start'), width: 180, render: (_, alarm) => formatTime(alarm.start) },
+    {
+      key: 'end',
+      title: t('live.alarms.end'),
+      width: 180,
+      render: (_, alarm) =>
+        alarm.end === null ? (
+          <Tag color="red" style={{ marginInlineEnd: 0 }}>
+            {t('live.alarms.active')}
+          </Tag>
+        ) : (
+          formatTime(alarm.end)
+        ),
+    },
+    {
+      key: 'duration',
+      title: t('live.alarms.duration'),
+      width: 140,
+      render: (_, alarm) => <AlarmDuration start={alarm.start} end={alarm.end} />,
+    },
+  ];
+  return (
+    <Card size="small" title={t('live.alarms.history')} data-testid="alarm-history">
+      <Space size={8} wrap style={{ marginBottom: 12 }}>
+        {range}
+        <Select
+          value={filter.level}
+          style={{ minWidth: 150 }}
+          aria-label={t('live.alarms.level')}
+          options={[
+            { value: 'all', label: t('live.alarms.allLevels') },
+            ...ALARM_LEVELS.map((level) => ({ value: level, label: t(`live.levels.${level}`) })),
+          ]}
+          onChange={(level) => onFilter({ ...filter, level, page: 1 })}
+          data-testid="level-filter"
+        />
+        <Select
+          value={filter.state}
+          style={{ minWidth: 150 }}
+          aria-label={t('live.alarms.state')}
+          options={ALARM_STATES.map((state) => ({ value: state, label: t(`live.alarms.states.${state}`) }))}
+          onChange={(state) => onFilter({ ...filter, state, page: 1 })}
+          data-testid="state-filter"
+        />
+      </Space>
+      {error ? (
+        <ErrorState error={error} onRetry={onRetry} />
+      ) : (
+        <Table<AlarmEntry>
+          size="small"
+          rowKey="id"
+          columns={columns}
+          dataSource={data?.list ?? []}
+          loading={loading}
+          scroll={{ x: 720 }}
+          pagination={{
+            current: filter.page,
+            pageSize: filter.size,
+            total: data?.total ?? 0,
+            pageSizeOptions: PAGE_SIZES.map(String),
+            showSizeChanger: true,
+            showTotal: (total) => t('live.alarms.total', { count: total }),
+            onChange: (page, size) =>
+              onFilter({ ...filter, page: size === filter.size ? page : 1, size: size as AlarmFilter['size'] }),
+          }}
+          locale={{ emptyText: t('live.alarms.noHistory') }}
+        />
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,101 @@
+// Confirmation of one command: the set and the command named; a risky one also carries the warning that
+// non-professionals must not operate and asks for the account password (spec 5). The outcome is read from
+// the raw answer (spec 8): success or the server's reason as a message; a wrong password stays in the form.
+import { useState } from 'react';
+import { Alert, App as AntApp, Form, Input, Modal, Typography, type ButtonProps } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { ResultCode } from '@genset/protocol';
+import { TOAST_SECONDS } from '../../api/feedback.ts';
+import { sendAction, type SetCommand } from './api.ts';
+
+export interface CommandDialogProps {
+  token: string;
+  setName: string;
+  command: SetCommand | null;
+  onClose: () => void;
+}
+
+export function CommandDialog({ token, setName, command, onClose }: CommandDialogProps) {
+  const { t } = useTranslation();
+  const { message } = AntApp.useApp();
+  const [form] = Form.useForm<{ password: string }>();
+  const [sending, setSending] = useState(false);
+
+  const close = () => {
+    form.resetFields();
+    onClose();
+  };
+
+  async function submit() {
+    if (!command) return;
+    let password: string | undefined;
+    if (command.risky) {
+      try {
+        password = (await form.validateFields()).password;
+      } catch {
+        return;
+      }
+    }
+    setSending(true);
+    try {
+      const answer = await sendAction(token, command.key, password);
+      if (answer.code === ResultCode.ok && answer.data?.state !== 'error') {
+        void message.success({
+          content: t('live.commands.sent', { command: command.title }),
+          duration: TOAST_SECONDS.serverError,
+        });
+        close();
+        return;
+      }
+      const reason = answer.msg || answer.data?.info || t('live.commands.failed');
+      if (command.risky && answer.code === ResultCode.invalid) {
+        // wrong or missing password: let the user type it again
+        form.setFields([{ name: 'password', errors: [reason] }]);
+        return;
+      }
+      void message.error({ content: reason, duration: TOAST_SECONDS.serverError });
+      close();
+    } catch {
+      // the request layer has shown why the call did not go through
+    } finally {
+      setSending(false);
+    }
+  }
+
+  return (
+    <Modal
+      open={command !== null}
+      title={command ? t('live.commands.confirmTitle', { command: command.title }) : null}
+      okText={t('live.commands.send')}
+      cancelText={t('common.actions.cancel')}
+      okButtonProps={{ danger: command?.risky, loading: sending, 'data-testid': 'command-confirm' } as ButtonProps}
+      onOk={() => void submit()}
+      onCancel={close}
+      destroyOnHidden
+      maskClosable={!sending}
+      data-testid="command-dialog"
+    >
+      {command ? (
+        <>
+          <Typography.Paragraph>
+            {t('live.commands.confirm', { command: command.title, set: setName })}
+          </Typography.Paragraph>
+          {command.risky ? (
+            <>
+              <Alert type="warning" showIcon message={t('live.commands.riskyWarning')} style={{ marginBottom: 16 }} />
+              <Form form={form} layout="vertical" onFinish={() => void submit()} requiredMark={false}>
+                <Form.Item
+                  name="password"
+                  label={t('live.commands.password')}
+                  rules={[{ required: true, message: t('live.commands.passwordRequired') }]}
+                >
+                  <Input.Password autoComplete="current-password" autoFocus data-testid="command-password" />
+                </Form.Item>
+              </Form>
+            </>
+          ) : null}
+        </>
+      ) : null}
+    </Modal>
+  );
+}

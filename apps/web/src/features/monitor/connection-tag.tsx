@@ -1,0 +1,25 @@
+// Whether live values arrive: "live" while the realtime connection is open, "offline" while it is being
+// re-established (spec 4), with the reading time of the values shown.
+import { Space, Tag, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import type { ConnectionState } from '../../realtime/index.ts';
+import { formatTime } from './format.ts';
+
+export function ConnectionTag({ connection, ts }: { connection: ConnectionState; ts?: number | null }) {
+  const { t } = useTranslation();
+  const state =
+    connection === 'open' ? 'live' : connection === 'connecting' || connection === 'idle' ? 'connecting' : 'offline';
+  const color = state === 'live' ? 'green' : state === 'offline' ? 'red' : 'default';
+  return (
+    <Space size={8} wrap>
+      <Tag color={color} style={{ marginInlineEnd: 0 }} data-testid="live-connection" data-state={state}>
+        {t(`live.connection.${state}`)}
+      </Tag>
+      {ts !== undefined ? (
+        <Typography.Text type="secondary" data-testid="live-updated">
+          {t('live.updatedAt', { time: formatTime(ts) })}
+        </Typography.Text>
+      ) : null}
+    </Space>
+  );
+}
