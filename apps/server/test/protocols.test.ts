@@ -132,7 +132,7 @@ describe('list and info', () => {
     const status = await call(t.app, 'POST', '/protocol/list', { token: admin, body: { status: 'old' } });
     expect(status.data.fields.status).toBe('Status: is not valid');
     const unknown = await call(t.app, 'POST', '/protocol/list', { token: admin, body: { sort: 'x' } });
-    expect(unknown.data.fields.sort).toBe('sort: is not a known field');
+    expect(unknown.data.fields.sort).toBe('Sort by: is not a known field');
   });
 
   it('gives one version with items, commands, module status, menus, params, read blocks, dropdowns and coordinates', async () => {

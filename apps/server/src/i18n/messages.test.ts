@@ -1,7 +1,8 @@
 // Every server message exists, non-empty, in all six languages, with the same placeholders as English.
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '@genset/protocol';
-import { catalogs } from './messages.ts';
+import { catalogs, core } from './messages.ts';
+import { domains } from './catalogs/index.ts';
 
 const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
@@ -21,4 +22,16 @@ describe('server message catalogs', () => {
       }
     },
   );
+
+  it('no domain catalog redefines a key of another catalog (the merge would silently replace it)', () => {
+    const owners = new Map<string, number>();
+    const twice: string[] = [];
+    [core, ...domains].forEach((catalog, index) => {
+      for (const key of Object.keys(catalog['en-US'])) {
+        if (owners.has(key)) twice.push(`${key} (catalogs ${owners.get(key)} and ${index})`);
+        else owners.set(key, index);
+      }
+    });
+    expect(twice).toEqual([]);
+  });
 });

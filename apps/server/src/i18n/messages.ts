@@ -723,7 +723,7 @@ const tr: Catalog = {
   'log.configWrite': '“{name}” ayarı {old} değerinden {new} değerine değiştirildi',
 };
 
-const core: Record<Language, Catalog> = {
+export const core: Record<Language, Catalog> = {
   'en-US': en,
   'zh-CN': zhCN,
   'zh-TW': zhTW,

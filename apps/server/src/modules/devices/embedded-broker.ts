@@ -156,7 +156,7 @@ export async function startEmbeddedBroker(opts: {
             cmd: 'publish',
             topic: modemTopic(modemKey, channel),
             payload: Buffer.from(payload),
-            qos: 1,
+            qos: options.qos ?? 1,
             retain: options.retain ?? false,
             dup: false,
           },

@@ -57,6 +57,8 @@ export function compileProtocol(doc: ProtocolDocument): CompiledProtocol {
 
 export function createProtocolStore(db: Db) {
   const cache = new Map<string, Promise<CompiledProtocol | undefined>>();
+  /** The same, once loaded: ingestion looks protocols up for every message and need not wait for a promise. */
+  const loaded = new Map<string, CompiledProtocol>();
 
   async function load(key: string): Promise<CompiledProtocol | undefined> {
     const row = await db
@@ -76,15 +78,30 @@ export function createProtocolStore(db: Db) {
     get(key: string): Promise<CompiledProtocol | undefined> {
       let p = cache.get(key);
       if (!p) {
-        p = load(key);
-        cache.set(key, p);
-        p.catch(() => cache.delete(key));
+        const loading = load(key);
+        p = loading;
+        cache.set(key, loading);
+        loading.then(
+          (compiled) => {
+            if (compiled && cache.get(key) === loading) loaded.set(key, compiled);
+          },
+          () => cache.delete(key),
+        );
       }
       return p;
     },
+    /** The published version if it is loaded already (else undefined: use `get`). */
+    peek(key: string): CompiledProtocol | undefined {
+      return loaded.get(key);
+    },
     invalidate(key?: string) {
-      if (key) cache.delete(key);
-      else cache.clear();
+      if (key) {
+        cache.delete(key);
+        loaded.delete(key);
+      } else {
+        cache.clear();
+        loaded.clear();
+      }
     },
   };
 }

@@ -12,7 +12,12 @@ export interface DeviceTransport {
   /** Port the embedded broker listens on (undefined with an external broker). */
   readonly port: number | undefined;
   onMessage(handler: ModemMessageHandler): void;
-  publish(modemKey: string, channel: ModemDownChannel, payload: string, options?: { retain?: boolean }): Promise<void>;
+  publish(
+    modemKey: string,
+    channel: ModemDownChannel,
+    payload: string,
+    options?: { retain?: boolean; qos?: 0 | 1 },
+  ): Promise<void>;
   /** Modems connected right now (embedded broker only). */
   connected(modemKey: string): boolean;
   close(): Promise<void>;

@@ -60,6 +60,8 @@ export async function gensetRoutes(
       body: gensetAddRequest,
       response: { 200: envelope(gensetAddResponse) },
     },
+    // `size` of a set is its dimensions; elsewhere `size` is a page size
+    config: { fieldLabels: { size: 'dimensions' } },
     preHandler,
     handler: async (req, reply) => reply.ok(await gensets.add(caller(req), req.body), 'success.operation'),
   });
@@ -71,6 +73,7 @@ export async function gensetRoutes(
       body: gensetUpdateRequest,
       response: { 200: envelope(gensetUpdateResponse) },
     },
+    config: { fieldLabels: { size: 'dimensions' } },
     preHandler,
     handler: async (req, reply) => reply.ok(await gensets.update(caller(req), req.body), 'success.operation'),
   });
