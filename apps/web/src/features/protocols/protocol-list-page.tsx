@@ -200,14 +200,14 @@ export function ProtocolListPage() {
               void message.success(t('protocols.list.deleted', { key: row.key, version: row.version }));
             }}
           >
-            <Tooltip title={t('protocols.table.delete')}>
-              <Button
-                type="text"
-                danger
-                icon={<DeleteOutlined />}
-                aria-label={t('protocols.list.deleteRow', { key: row.key, version: row.version })}
-              />
-            </Tooltip>
+            {/* A plain title: a tooltip would sit on top of the confirmation's buttons. */}
+            <Button
+              type="text"
+              danger
+              icon={<DeleteOutlined />}
+              title={t('protocols.table.delete')}
+              aria-label={t('protocols.list.deleteRow', { key: row.key, version: row.version })}
+            />
           </Popconfirm>
         </Space>
       ),

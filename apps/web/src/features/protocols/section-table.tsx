@@ -130,14 +130,14 @@ export function SectionTable<Row extends object, Values extends object>(props: S
               cancelText={t('common.actions.cancel')}
               onConfirm={() => remove(row)}
             >
-              <Tooltip title={t('protocols.table.delete')}>
-                <Button
-                  type="text"
-                  danger
-                  icon={<DeleteOutlined />}
-                  aria-label={t('protocols.table.deleteRow', { name: props.describe(row) })}
-                />
-              </Tooltip>
+              {/* A plain title: a tooltip would sit on top of the confirmation's buttons. */}
+              <Button
+                type="text"
+                danger
+                icon={<DeleteOutlined />}
+                title={t('protocols.table.delete')}
+                aria-label={t('protocols.table.deleteRow', { name: props.describe(row) })}
+              />
             </Popconfirm>
           )}
         </Space>
