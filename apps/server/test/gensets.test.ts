@@ -88,6 +88,8 @@ async function setLatest(token: string, status: number, alarmCount = 0, values: 
     .values({ genset_id: id, ...row })
     .onConflict((oc) => oc.column('genset_id').doUpdateSet(row))
     .execute();
+  // ingestion announces every change; a row written behind its back is picked up at the next reload
+  t.app.gensets.directory.invalidate();
 }
 
 beforeAll(async () => {

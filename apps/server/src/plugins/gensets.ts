@@ -3,14 +3,24 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { API_BASE } from '@genset/protocol';
+import { createSetDirectory, type SetDirectory } from '../modules/gensets/directory.ts';
 import { createGensetService } from '../modules/gensets/service.ts';
 import { createSubscriptionService } from '../modules/gensets/subscriptions.ts';
 import { gensetRoutes } from '../modules/gensets/routes.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    gensets: { directory: SetDirectory };
+  }
+}
 
 export default fp(
   async function gensets(app: FastifyInstance) {
     const db = app.database.db;
     const devices = app.devices;
+    const directory = createSetDirectory({ db, bus: devices.bus, log: app.log });
+    app.decorate('gensets', { directory });
+    app.addHook('onClose', async () => directory.close());
     const gensetService = createGensetService({
       db,
       fleet: devices.fleet,
@@ -18,6 +28,7 @@ export default fp(
       protocols: devices.protocols,
       planner: devices.planner,
       ingest: devices.ingest,
+      directory,
       log: app.log,
     });
     const subscriptions = createSubscriptionService({

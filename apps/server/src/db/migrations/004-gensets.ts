@@ -1,6 +1,6 @@
 // Set management: the set number and a lower-cased search text as real columns (the lists filter and sort on
 // them), and the indexes "my gensets" needs at 10,000 sets with 100 subscribers each: sets by owner,
-// subscribers by set.
+// subscribers by set, a user's subscriptions with their rights.
 import { sql, type Kysely } from 'kysely';
 import type { DbKind } from '../database.ts';
 
@@ -37,6 +37,12 @@ export function gensets(_kind: DbKind) {
       await db.schema.createIndex('genset_owner').on('genset').columns(['owner_user_id', 'deleted_at']).execute();
       await db.schema.createIndex('genset_company_name').on('genset').columns(['company_id', 'name']).execute();
       await db.schema.createIndex('subscription_set').on('subscription').columns(['genset_id', 'user_id']).execute();
+      // "my gensets" reads a user's subscriptions with their rights from the index alone
+      await db.schema
+        .createIndex('subscription_user_rights')
+        .on('subscription')
+        .columns(['user_id', 'genset_id', 'rights'])
+        .execute();
     },
   };
 }

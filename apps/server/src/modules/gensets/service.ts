@@ -24,6 +24,7 @@ import type { Planner } from '../devices/plans.ts';
 import type { ProtocolStore } from '../devices/protocols.ts';
 import type { DeviceService } from '../devices/service.ts';
 import { detailsOf, detailsText, parseDetails } from './fields.ts';
+import type { SetDirectory } from './directory.ts';
 import { createListQueries, type ListQuery, type ListScope } from './list.ts';
 
 export interface GensetServiceOptions {
@@ -33,6 +34,7 @@ export interface GensetServiceOptions {
   protocols: ProtocolStore;
   planner: Planner;
   ingest: Ingest;
+  directory: SetDirectory;
   log: FastifyBaseLogger;
 }
 
@@ -50,7 +52,7 @@ export const EXPORT_MAX_ROWS = 50_000;
 
 export function createGensetService(opts: GensetServiceOptions) {
   const { db, fleet, protocols } = opts;
-  const lists = createListQueries(db);
+  const lists = createListQueries(db, opts.directory);
 
   async function log(caller: Caller, set: GensetRow, matter: string, feedback: Record<string, unknown>) {
     await db
@@ -119,6 +121,7 @@ export function createGensetService(opts: GensetServiceOptions) {
 
   /** After a set is added, moved or deleted: ingestion forgets its bindings, the modules get new poll plans. */
   function rebind(modemKeys: (string | null)[]) {
+    opts.directory.invalidate();
     opts.ingest.invalidate();
     for (const key of new Set(modemKeys)) {
       if (!key) continue;
@@ -212,6 +215,7 @@ export function createGensetService(opts: GensetServiceOptions) {
         (input.protocolKey !== undefined && input.protocolKey !== set.protocol_key) ||
         (input.timeZone !== undefined && input.timeZone !== set.time_zone);
       if (moved) rebind([oldModemKey, await modemKeyOf(modemId)]);
+      else opts.directory.invalidate();
       return { modemSecret: secret };
     },
 
@@ -297,18 +301,15 @@ export function createGensetService(opts: GensetServiceOptions) {
       query: ListQuery & { page: number; size: number },
     ): Promise<GensetListResponse> {
       if (kind === 'company') requireManagePermission(caller.grant);
-      const scope = listScope(caller, kind);
-      const counts = await lists.counts(scope, query.search);
-      const total = counts[query.status];
       const offset = (query.page - 1) * query.size;
-      const list = offset < total ? await lists.rows(scope, query, offset, query.size) : [];
-      return { list, total, page: query.page, size: query.size, counts };
+      const { counts, total, rows } = await lists.page(listScope(caller, kind), query, offset, query.size);
+      return { list: rows, total, page: query.page, size: query.size, counts };
     },
 
     /** Every row of a filtered list (for export), up to EXPORT_MAX_ROWS. */
     async exportRows(caller: Caller, kind: 'mine' | 'company', query: ListQuery): Promise<GensetListItem[]> {
       if (kind === 'company') requireManagePermission(caller.grant);
-      return lists.rows(listScope(caller, kind), query, 0, EXPORT_MAX_ROWS);
+      return (await lists.page(listScope(caller, kind), query, 0, EXPORT_MAX_ROWS)).rows;
     },
 
     /** New subscription and control codes; the old ones stop working, subscribers keep their rights. */
