@@ -1,10 +1,12 @@
 // Starts the real server once for all browser tests: a fresh data directory, the demo accounts, and the
 // console built into apps/web/dist. Tests find it through E2E_BASE_URL and E2E_DATA_DIR (and a spare
-// account through E2E_SPARE_ACCOUNT, the demo sets' tokens through E2E_SETS).
+// account through E2E_SPARE_ACCOUNT, the demo sets' tokens through E2E_SETS, and the control API of the
+// demo fleet's simulated controllers, named DEMO-0001 …, through E2E_SIM_CONTROL).
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { computeSign, DEFAULT_SIGN_SECRET } from '@genset/protocol';
+import { startControlServer } from '@genset/simulator';
 import { startServer } from '../apps/server/src/server.ts';
 
 function signedHeaders(): Record<string, string> {
@@ -71,7 +73,11 @@ export default async function globalSetup() {
   // There is no list call for sets yet; the demo fleet's tokens are looked up once here.
   const sets = await server.app.database.db.selectFrom('genset').select(['name', 'token']).execute();
   process.env.E2E_SETS = JSON.stringify(Object.fromEntries(sets.map((s) => [s.name, s.token])));
+  // Load changes and faults for the live pages' tests go to the demo controllers themselves.
+  const control = await startControlServer(server.app.devices.demoSimulators, { host: '127.0.0.1', port: 0 });
+  process.env.E2E_SIM_CONTROL = `http://127.0.0.1:${control.port}`;
   return async () => {
+    await control.close();
     await server.close();
     rmSync(dataDir, { recursive: true, force: true });
   };

@@ -19,6 +19,7 @@ import { realtimeRoutes } from '../modules/devices/realtime.ts';
 import { deviceRoutes } from '../modules/devices/routes.ts';
 import type { DeviceTransport } from '../modules/devices/transport.ts';
 import { startDemoFleet } from '../modules/devices/demo-fleet.ts';
+import type { RunningGensetSimulator } from '@genset/simulator';
 
 export interface DevicesHandle {
   transport: DeviceTransport;
@@ -29,6 +30,8 @@ export interface DevicesHandle {
   commands: CommandDispatcher;
   fleet: Fleet;
   service: DeviceService;
+  /** The demo fleet's simulated controllers (none outside demo mode), for a control API in tests and demos. */
+  demoSimulators: readonly RunningGensetSimulator[];
 }
 
 declare module 'fastify' {
@@ -78,7 +81,18 @@ export default fp(
       commandTimeoutMs: config.commandTimeoutMs,
       live: (gensetId) => ingest.latestRow(gensetId),
     });
-    app.decorate('devices', { transport, protocols, bus, ingest, planner, commands, fleet, service });
+    const handle: DevicesHandle = {
+      transport,
+      protocols,
+      bus,
+      ingest,
+      planner,
+      commands,
+      fleet,
+      service,
+      demoSimulators: [],
+    };
+    app.decorate('devices', handle);
 
     await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
     await app.register(realtimeRoutes, {
@@ -103,6 +117,7 @@ export default fp(
             invalidate: () => ingest.invalidate(),
           })
         : null;
+    handle.demoSimulators = demoFleet?.simulators ?? [];
 
     // preClose runs before the database closes (onClose): the demo modules say goodbye to a live broker and
     // everything already received is stored.

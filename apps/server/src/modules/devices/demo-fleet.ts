@@ -180,6 +180,12 @@ function gatewayLogger(log: FastifyBaseLogger, modemKey: string): GatewayLogger 
   };
 }
 
+export interface DemoFleet {
+  /** The simulated controllers, named by their module's id (DEMO-0001 …), for a control API in tests and demos. */
+  simulators: readonly RunningGensetSimulator[];
+  close(): Promise<void>;
+}
+
 export async function startDemoFleet(opts: {
   db: Db;
   fleet: Fleet;
@@ -188,10 +194,10 @@ export async function startDemoFleet(opts: {
   signSecret: string;
   log: FastifyBaseLogger;
   invalidate: () => void;
-}): Promise<{ close(): Promise<void> }> {
+}): Promise<DemoFleet> {
   const { db, fleet, log } = opts;
   const company = await db.selectFrom('company').select('id').where('name', '=', DEMO_COMPANY_NAME).executeTakeFirst();
-  if (!company) return { close: async () => undefined };
+  if (!company) return { simulators: [], close: async () => undefined };
   const manager = await db
     .selectFrom('users')
     .select('id')
@@ -247,6 +253,7 @@ export async function startDemoFleet(opts: {
     if (demo.scenario === 'offline') continue;
 
     const sim = await startGensetSimulator({
+      id: demo.modemKey,
       layout: demo.layout,
       port: 0,
       host: '127.0.0.1',
@@ -308,6 +315,7 @@ export async function startDemoFleet(opts: {
   for (const t of timers) t.unref();
   log.info({ sets: DEMO_SETS.length, live: gateways.length }, 'demo fleet running');
   return {
+    simulators: sims,
     async close() {
       for (const t of timers) clearInterval(t);
       await Promise.allSettled(gateways.map((g) => g.close()));
