@@ -56,6 +56,11 @@ export const gatewayConfigSchema = z
     outboxMaxMessages: z.int().min(10).default(500_000),
     /** QoS 1 data messages on the wire without a PUBACK yet. */
     inflightWindow: z.int().min(1).max(1000).default(20),
+    /**
+     * Data sent but not acked for this long goes again from the oldest, without waiting for a reconnect (the
+     * server instance that took it may have died before storing it; the cloud ignores seqs it has).
+     */
+    ackTimeoutMs: z.int().min(1000).max(3_600_000).default(60_000),
     /** In `changes` mode, a snapshot is sent at least every so many periods even when nothing changed. */
     fullSnapshotEvery: z.int().min(1).default(10),
     /** Until the cloud sends a plan with its own rate. */

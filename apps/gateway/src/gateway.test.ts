@@ -265,6 +265,36 @@ describe('cloud module', () => {
     expect(s.data.messages[0]!.seq).toBe(lastSeq + 1);
   });
 
+  it('sends unacked data again after the ack timeout without a reconnect (the instance that took it died)', async () => {
+    const s = await site();
+    s.config.ackTimeoutMs = 1500;
+    let acking = true;
+    s.data.onMessage = (message) => {
+      if (acking) void s.broker.publish(modemTopic(s.modemId, 'ack'), JSON.stringify({ upTo: message.seq }));
+    };
+    await sendPlan(s, plan({ onlineRateMs: 200 }));
+    const gateway = await s.start();
+    await waitFor(() => gateway.stats.ackedUpTo >= 2, 'acked data');
+    // Nobody acks for a while: the broker took the messages but no server stored them.
+    acking = false;
+    await waitFor(() => gateway.stats.ackResends >= 1, 'a resend after the ack timeout', 10_000);
+    const ackedAtResend = gateway.stats.ackedUpTo;
+    await waitFor(
+      () =>
+        s.data.messages.some((m) => m.seq === ackedAtResend + 1 && m !== s.data.messages.find((f) => f.seq === m.seq)),
+      'the oldest unacked seq a second time',
+      5000,
+    );
+    // on the same connection, and nothing acked went again
+    expect(gateway.stats.mqttConnected).toBe(true);
+    const seqs = s.data.messages.map((m) => m.seq);
+    const twice = seqs.filter((seq, i) => seqs.indexOf(seq) !== i);
+    expect(Math.min(...twice)).toBe(ackedAtResend + 1);
+    acking = true;
+    const last = gateway.stats.lastSeq;
+    await waitFor(() => gateway.stats.ackedUpTo >= last, 'everything acked again', 10_000);
+  });
+
   it('stores data through a broker outage and resends everything unacked in order, exactly once, when the broker is back', async () => {
     const s = await site();
     let acking = true;

@@ -45,6 +45,8 @@ export interface GatewayStats {
   dataPublished: number;
   /** Highest seq the cloud acked since start. */
   ackedUpTo: number;
+  /** Times the unacked data went again because no ack came within the ack timeout. */
+  ackResends: number;
   eventsPublished: number;
   requestsHandled: number;
   rxBytes: number;
@@ -94,6 +96,10 @@ class GatewayRuntime implements Gateway {
   private inflight = 0;
   private dataPublished = 0;
   private ackedUpTo = 0;
+  /** When the cloud last acked something new (or the connection came up): the clock of the ack timeout. */
+  private ackProgressAt = Date.now();
+  private ackTimer: NodeJS.Timeout | undefined;
+  private resends = 0;
   private eventsPublished = 0;
   private requestsHandled = 0;
   private readonly simBase: { rx: number; tx: number };
@@ -153,6 +159,7 @@ class GatewayRuntime implements Gateway {
       if (parsed.ok) this.applyPlan(parsed.message);
     }
     this.scheduleEvents();
+    this.ackTimer = setInterval(() => this.checkAcks(), Math.max(250, Math.floor(this.config.ackTimeoutMs / 4)));
     this.logger.info(
       `started: ${this.pollers.length} controller(s) on ${this.links.size} port(s), ` +
         `${this.outbox.size} unacked message(s) in the outbox, last seq ${this.outbox.lastSeq}`,
@@ -171,6 +178,7 @@ class GatewayRuntime implements Gateway {
       outboxDropped: this.outbox.dropped,
       dataPublished: this.dataPublished,
       ackedUpTo: this.ackedUpTo,
+      ackResends: this.resends,
       eventsPublished: this.eventsPublished,
       requestsHandled: this.requestsHandled,
       rxBytes: traffic.rx,
@@ -191,6 +199,7 @@ class GatewayRuntime implements Gateway {
     this.closed = true;
     for (const poller of this.pollers) poller.stop();
     if (this.eventTimer) clearInterval(this.eventTimer);
+    if (this.ackTimer) clearInterval(this.ackTimer);
     // A clean disconnect does not fire the will, so say 'offline' ourselves.
     if (this.broker.connected) await withTimeout(this.publish('state', 'offline', true), 2000).catch(() => undefined);
     await this.broker.close();
@@ -216,6 +225,7 @@ class GatewayRuntime implements Gateway {
     const generation = ++this.generation;
     this.cursor = 0;
     this.inflight = 0;
+    this.ackProgressAt = Date.now();
     try {
       // Subscribe first: acks and requests sent in answer to what follows must not fall on the floor.
       await this.broker.subscribe([this.topic('plan'), this.topic('ack'), this.topic('request')]);
@@ -265,6 +275,7 @@ class GatewayRuntime implements Gateway {
         const ack = parseModemPayload('ack', payload);
         if (!ack.ok) return this.logger.warn(`ignoring ack: ${ack.error}`);
         this.outbox.acknowledge(ack.message.upTo);
+        if (ack.message.upTo > this.ackedUpTo) this.ackProgressAt = Date.now();
         this.ackedUpTo = Math.max(this.ackedUpTo, ack.message.upTo);
         return;
       }
@@ -332,6 +343,18 @@ class GatewayRuntime implements Gateway {
       this.logger.error(`outbox: cannot store data of port ${port} address ${address}: ${errorText(error)}`);
       return;
     }
+    this.forward();
+  }
+
+  /** Sent data the cloud has not acked within the ack timeout goes again, oldest first. */
+  private checkAcks(): void {
+    if (this.closed || !this.broker.connected || this.outbox.size === 0) return;
+    if (this.cursor <= this.ackedUpTo) return; // nothing sent that waits for an ack
+    if (Date.now() - this.ackProgressAt < this.config.ackTimeoutMs) return;
+    this.logger.warn(`no ack for ${this.config.ackTimeoutMs} ms: sending the unacked data again`);
+    this.resends += 1;
+    this.ackProgressAt = Date.now();
+    this.cursor = 0;
     this.forward();
   }
 

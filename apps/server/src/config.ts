@@ -17,6 +17,7 @@ const envSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('data'),
   DATABASE_URL: z.string().optional(),
+  RETENTION_MONTHS: z.coerce.number().int().min(0).max(1200).default(24),
   DEMO: flag.default(true),
   API_SIGN_SECRET: z.string().min(8).default(DEFAULT_SIGN_SECRET),
   API_ENCRYPTION: z.enum(['none', 'aes']).default('none'),
@@ -33,6 +34,22 @@ const envSchema = z.object({
   TRUST_PROXY: flag.default(false),
   MQTT_PORT: z.coerce.number().int().min(0).max(65535).default(1883),
   MQTT_HOST: z.string().default('0.0.0.0'),
+  MQTT_URL: z.string().url().optional(),
+  MQTT_USERNAME: z.string().optional(),
+  MQTT_PASSWORD: z.string().optional(),
+  MQTT_SHARE_GROUP: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/)
+    .default('console'),
+  REDIS_URL: z.string().url().optional(),
+  REDIS_NAMESPACE: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/)
+    .default('console'),
+  INSTANCE_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/)
+    .optional(),
   ONLINE_RATE_MS: z.coerce.number().int().min(200).default(2000),
   OFFLINE_RATE_MS: z.coerce.number().int().min(1000).default(60000),
   COMMAND_TIMEOUT_MS: z.coerce.number().int().min(500).default(15000),
@@ -49,6 +66,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string;
+  /** PostgreSQL: whole months of time-series data kept before the current one (0: everything). */
+  retentionMonths: number;
   demo: boolean;
   signSecret: string;
   encryption: 'none' | 'aes';
@@ -67,6 +86,16 @@ export interface Config {
   trustProxy: boolean;
   logLevel: string;
   mqttPort: number;
+  /** An external broker: the server is its client (several instances share its traffic). */
+  mqttUrl?: string;
+  mqttUsername?: string;
+  mqttPassword?: string;
+  mqttShareGroup: string;
+  /** Redis for the realtime bus, cluster membership and command replies across instances. */
+  redisUrl?: string;
+  redisNamespace: string;
+  /** This instance's name among several (random when not set). */
+  instanceId?: string;
   mqttHost: string;
   onlineRateMs: number;
   offlineRateMs: number;
@@ -95,6 +124,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     dataDir,
     databaseUrl: e.DATABASE_URL ?? resolve(dataDir, 'console.db'),
+    retentionMonths: e.RETENTION_MONTHS,
     demo: e.DEMO,
     signSecret: e.API_SIGN_SECRET,
     encryption: e.API_ENCRYPTION,
@@ -113,6 +143,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     mqttPort: e.MQTT_PORT,
+    ...(e.MQTT_URL ? { mqttUrl: e.MQTT_URL } : {}),
+    ...(e.MQTT_USERNAME ? { mqttUsername: e.MQTT_USERNAME } : {}),
+    ...(e.MQTT_PASSWORD ? { mqttPassword: e.MQTT_PASSWORD } : {}),
+    mqttShareGroup: e.MQTT_SHARE_GROUP,
+    ...(e.REDIS_URL ? { redisUrl: e.REDIS_URL } : {}),
+    redisNamespace: e.REDIS_NAMESPACE,
+    ...(e.INSTANCE_ID ? { instanceId: e.INSTANCE_ID } : {}),
     mqttHost: e.MQTT_HOST,
     onlineRateMs: e.ONLINE_RATE_MS,
     offlineRateMs: e.OFFLINE_RATE_MS,

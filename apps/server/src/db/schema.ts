@@ -140,6 +140,8 @@ export interface ModemTable {
   last_seq: number;
   telemetry: string;
   created_at: number;
+  /** The secret as an external broker checks it (Mosquitto PBKDF2-SHA512, migration 007); null before. */
+  broker_hash: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface GensetTable {
@@ -179,6 +181,7 @@ export interface SetLatestTable {
   values: string;
   device_ts: number;
   updated_at: number;
+  merged_id: number | null;
 }
 
 export interface SampleTable {

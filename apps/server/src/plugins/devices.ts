@@ -17,8 +17,11 @@ import { createFleet, type Fleet } from '../modules/devices/fleet.ts';
 import { createDeviceService, type DeviceService } from '../modules/devices/service.ts';
 import { realtimeRoutes } from '../modules/devices/realtime.ts';
 import { deviceRoutes } from '../modules/devices/routes.ts';
-import type { DeviceTransport } from '../modules/devices/transport.ts';
+import type { DeviceTransport, ModemMessageHandler } from '../modules/devices/transport.ts';
+import type { ModemChannel } from '@genset/protocol';
 import { startDemoFleet } from '../modules/devices/demo-fleet.ts';
+import { connectMqttClientTransport } from '../modules/devices/mqtt-client-transport.ts';
+import { startCluster, type Cluster } from '../modules/devices/cluster.ts';
 import type { RunningGensetSimulator } from '@genset/simulator';
 
 export interface DevicesHandle {
@@ -46,8 +49,29 @@ export default fp(
     const db = app.database.db;
     await seedProtocols(db);
     const protocols = createProtocolStore(db);
-    const transport = await startEmbeddedBroker({ db, port: config.mqttPort, host: config.mqttHost, log: app.log });
-    const bus = createLocalBus();
+    const transport: DeviceTransport = config.mqttUrl
+      ? await connectMqttClientTransport({
+          url: config.mqttUrl,
+          username: config.mqttUsername,
+          password: config.mqttPassword,
+          group: config.mqttShareGroup,
+          clientId: `console-${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
+          log: app.log,
+        })
+      : await startEmbeddedBroker({ db, port: config.mqttPort, host: config.mqttHost, log: app.log });
+    const cluster = config.redisUrl
+      ? await startCluster({
+          redisUrl: config.redisUrl,
+          namespace: config.redisNamespace,
+          ...(config.instanceId ? { instanceId: config.instanceId } : {}),
+          log: app.log,
+        })
+      : null;
+    if (cluster) app.log.info({ instanceId: cluster.instanceId }, `instance ${cluster.instanceId} joined the cluster`);
+    const bus = cluster ? cluster.bus : createLocalBus();
+    // With several instances, module messages go through the cluster's router: a module's messages are
+    // ingested by the instance that owns it; replies reach every instance.
+    const ingestTransport: DeviceTransport = cluster ? routeThroughCluster(transport, cluster) : transport;
     const fleet = createFleet(db);
     const planner = createPlanner({
       db,
@@ -60,7 +84,8 @@ export default fp(
     const commands = createCommandDispatcher({ db, transport, log: app.log });
     const ingest = createIngest({
       db,
-      transport,
+      transport: ingestTransport,
+      cluster: cluster !== null,
       protocols,
       bus,
       log: app.log,
@@ -70,6 +95,18 @@ export default fp(
       onHello: (modemKey) =>
         void planner.publishPlan(modemKey).catch((err: unknown) => app.log.warn({ err }, 'plan not sent')),
       onReply: (modemKey, payload) => commands.receive(modemKey, payload),
+    });
+    cluster?.onReply((modemKey, payload) => {
+      try {
+        commands.receive(modemKey, JSON.parse(payload.toString('utf8')));
+      } catch (err) {
+        app.log.warn({ err, modem: modemKey }, 'unreadable reply');
+      }
+    });
+    cluster?.onMembersChanged(() => {
+      void ingest
+        .handOver((modemKey) => cluster.owns(modemKey))
+        .catch((err: unknown) => app.log.error({ err }, 'hand-over failed'));
     });
     const service = createDeviceService({
       db,
@@ -126,7 +163,36 @@ export default fp(
       await ingest.close();
       await transport.close();
       await bus.close();
+      await cluster?.close();
     });
   },
   { name: 'devices', dependencies: ['auth'] },
 );
+
+/**
+ * The transport as ingestion sees it with several instances: a module's message goes to ingestion here if
+ * this instance owns the module, else to its owner through Redis; replies go to every instance's dispatcher.
+ */
+function routeThroughCluster(transport: DeviceTransport, cluster: Cluster): DeviceTransport {
+  const handlers: ModemMessageHandler[] = [];
+  const deliver = (modemKey: string, channel: ModemChannel, payload: Buffer) => {
+    let wait: Promise<void> | undefined;
+    for (const h of handlers) wait = h(modemKey, channel, payload) ?? wait;
+    return wait;
+  };
+  transport.onMessage((modemKey, channel, payload) => {
+    if (channel === 'reply') return cluster.broadcastReply(modemKey, payload);
+    if (cluster.owns(modemKey)) return deliver(modemKey, channel, payload);
+    cluster.forward(modemKey, channel, payload);
+  });
+  cluster.onForwarded((modemKey, channel, payload) => void deliver(modemKey, channel, payload));
+  return {
+    get port() {
+      return transport.port;
+    },
+    onMessage: (handler) => void handlers.push(handler),
+    publish: (modemKey, channel, payload, options) => transport.publish(modemKey, channel, payload, options),
+    connected: (modemKey) => transport.connected(modemKey),
+    close: () => transport.close(),
+  };
+}

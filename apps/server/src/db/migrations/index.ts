@@ -9,6 +9,9 @@ import { itemSelection } from './003-item-selection.ts';
 import { gensets } from './004-gensets.ts';
 import { history } from './005-history.ts';
 import { ingestState } from './006-ingest-state.ts';
+import { brokerCredentials } from './007-broker-credentials.ts';
+import { partitions } from './007-partitions.ts';
+import { setMerged } from './008-set-merged.ts';
 
 export function migrations(kind: DbKind): Record<string, Migration> {
   return {
@@ -18,5 +21,8 @@ export function migrations(kind: DbKind): Record<string, Migration> {
     '004-gensets': gensets(kind),
     '005-history': history(kind),
     '006-ingest-state': ingestState(),
+    '007-broker-credentials': brokerCredentials(),
+    '007-partitions': partitions(kind),
+    '008-set-merged': setMerged(),
   };
 }

@@ -22,6 +22,7 @@ import {
 } from '@genset/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
+import { sampleKeyColumns } from '../../db/partitions.ts';
 import type { RealtimeBus } from './bus.ts';
 import type { CompiledProtocol, ProtocolStore } from './protocols.ts';
 import type { DeviceTransport } from './transport.ts';
@@ -53,6 +54,8 @@ interface SetState {
   values: Record<string, number | null>;
   deviceTs: number;
   openAlarms: Map<string, OpenAlarm>;
+  /** The highest sample id merged into this set's rollups in memory. */
+  mergedId: number;
 }
 
 interface ItemStats {
@@ -102,6 +105,11 @@ export interface IngestOptions {
   persistMs?: number;
   /** Snapshots waiting to be stored beyond which modules are made to wait (default 5,000). */
   queueLimit?: number;
+  /**
+   * Several instances share the database: each set's rollups are brought up to date from its own persisted
+   * sample id when this process takes the set (`set_latest.merged_id`), not from this process's watermark.
+   */
+  cluster?: boolean;
 }
 
 export function createIngest(opts: IngestOptions) {
@@ -159,7 +167,7 @@ export function createIngest(opts: IngestOptions) {
       text = db
         .insertInto('sample')
         .values(Array.from({ length: rows }, () => row))
-        .onConflict((oc) => oc.columns(['modem_id', 'seq']).doNothing())
+        .onConflict((oc) => oc.columns(sampleKeyColumns(db)).doNothing())
         .returning(['id', 'modem_id', 'seq'])
         .compile().sql;
       sampleInserts.set(rows, text);
@@ -203,6 +211,7 @@ export function createIngest(opts: IngestOptions) {
       status: latest?.status ?? STATUS.offline,
       values: latest ? (JSON.parse(latest.values) as Record<string, number | null>) : {},
       deviceTs: latest?.device_ts ?? 0,
+      mergedId: Number(latest?.merged_id ?? 0),
       openAlarms: new Map(
         open.map((a) => [
           a.code,
@@ -217,7 +226,40 @@ export function createIngest(opts: IngestOptions) {
       ),
     };
     setsById.set(state.id, state);
+    if (opts.cluster) {
+      if (!latest || latest.merged_id !== null) await catchUp(state);
+      log.info({ gensetId: state.id, modemId }, `set ${state.id} taken up by this instance`);
+    }
     return state;
+  }
+
+  /** Merges the set's samples stored after its persisted rollups (another instance had it, or died). */
+  async function catchUp(set: SetState) {
+    let after = set.mergedId;
+    for (;;) {
+      const rows = await db
+        .selectFrom('sample')
+        .select(['id', 'ts', 'values'])
+        .where('id', '>', after)
+        .where('genset_id', '=', set.id)
+        .orderBy('id')
+        .limit(RECOVERY_PAGE)
+        .execute();
+      if (!rows.length) break;
+      for (const r of rows) {
+        after = Number(r.id);
+        const values = JSON.parse(r.values) as Record<string, number | null>;
+        if (Object.keys(values).length === 0) continue;
+        const reading = rollUp(set, Number(r.ts), values, after);
+        if (reading) await reading;
+        if (Number(r.ts) >= set.deviceTs) {
+          set.values = values;
+          set.deviceTs = Number(r.ts);
+        }
+        dirtyLatest.add(set.id);
+        stats.recovered++;
+      }
+    }
   }
 
   async function setFor(modem: ModemInfo, port: string, address: number): Promise<SetState | null> {
@@ -303,7 +345,13 @@ export function createIngest(opts: IngestOptions) {
    * Adds one stored sample to its set's hour and day buckets (kept in memory until the next persist). Returns
    * a promise only when a bucket has to be read first; live samples fall in the buckets at hand.
    */
-  function rollUp(set: SetState, ts: number, values: Record<string, number | null>): Promise<void> | undefined {
+  function rollUp(
+    set: SetState,
+    ts: number,
+    values: Record<string, number | null>,
+    sampleId: number,
+  ): Promise<void> | undefined {
+    if (sampleId > set.mergedId) set.mergedId = sampleId;
     const hour = startOfHour(ts);
     const day = dayBucket(ts, set.timeZone);
     const h = buckets.get(`rollup_hour|${set.id}`);
@@ -358,6 +406,7 @@ export function createIngest(opts: IngestOptions) {
             values: JSON.stringify(set.values),
             device_ts: set.deviceTs,
             updated_at: now,
+            merged_id: set.mergedId,
           };
           await trx
             .insertInto('set_latest')
@@ -375,11 +424,13 @@ export function createIngest(opts: IngestOptions) {
             .where('id', '=', modemId)
             .execute();
         }
-        await trx
-          .insertInto('ingest_state')
-          .values({ name: WATERMARK, value: upTo })
-          .onConflict((oc) => oc.column('name').doUpdateSet({ value: upTo }))
-          .execute();
+        if (!opts.cluster) {
+          await trx
+            .insertInto('ingest_state')
+            .values({ name: WATERMARK, value: upTo })
+            .onConflict((oc) => oc.column('name').doUpdateSet({ value: upTo }))
+            .execute();
+        }
       });
     } catch (err) {
       // Nothing of it was written: take it all up again for the next time.
@@ -404,6 +455,13 @@ export function createIngest(opts: IngestOptions) {
   async function recover() {
     buckets.clear();
     dirtyBuckets.clear();
+    if (opts.cluster) {
+      // Each set is brought up to date from its own persisted sample id when it is next loaded.
+      dirtyLatest.clear();
+      sets.clear();
+      setsById.clear();
+      return;
+    }
     const mark = await db.selectFrom('ingest_state').select('value').where('name', '=', WATERMARK).executeTakeFirst();
     let after = Number(mark?.value ?? 0);
     persistedUpTo = mark ? after : -1;
@@ -444,12 +502,12 @@ export function createIngest(opts: IngestOptions) {
           { id: r.gensetId, token: r.token, protocol_key: r.protocol_key, time_zone: r.time_zone },
           r.modem_id,
         );
-        await rollUp(set, Number(r.ts), values);
+        await rollUp(set, Number(r.ts), values, after);
         if (Number(r.ts) >= set.deviceTs) {
           set.values = values;
           set.deviceTs = Number(r.ts);
-          dirtyLatest.add(set.id);
         }
+        dirtyLatest.add(set.id);
         stats.recovered++;
       }
       mergedUpTo = after;
@@ -464,7 +522,7 @@ export function createIngest(opts: IngestOptions) {
     const touched = new Map<number, SetState>();
     const alarmChanged = new Set<number>();
     const statusChanged = new Set<number>();
-    const rollups: { set: SetState; ts: number; values: Record<string, number | null> }[] = [];
+    const rollups: { set: SetState; ts: number; values: Record<string, number | null>; id: number }[] = [];
     let stored = 0;
     let duplicates = 0;
     let maxId = 0;
@@ -613,7 +671,7 @@ export function createIngest(opts: IngestOptions) {
           }
           set.deviceTs = message.ts;
         }
-        if (!message.error) rollups.push({ set, ts: message.ts, values });
+        if (!message.error) rollups.push({ set, ts: message.ts, values, id });
         touched.set(set.id, set);
       }
 
@@ -628,9 +686,10 @@ export function createIngest(opts: IngestOptions) {
           device_ts: set.deviceTs,
           updated_at: now,
         };
+        // a new row's rollups are not persisted yet (merged_id 0); an existing row keeps its merged_id
         await trx
           .insertInto('set_latest')
-          .values({ genset_id: set.id, ...row })
+          .values({ genset_id: set.id, ...row, merged_id: 0 })
           .onConflict((oc) => oc.column('genset_id').doUpdateSet(row))
           .execute();
       }
@@ -653,7 +712,7 @@ export function createIngest(opts: IngestOptions) {
       dirtyModems.set(modemId, { seq: Math.max(had?.seq ?? 0, seq), seenAt: now });
     }
     for (const r of rollups) {
-      const reading = rollUp(setsById.get(r.set.id) ?? r.set, r.ts, r.values);
+      const reading = rollUp(setsById.get(r.set.id) ?? r.set, r.ts, r.values, r.id);
       if (reading) await reading;
     }
     for (const id of touched.keys()) dirtyLatest.add(id);
@@ -935,6 +994,30 @@ export function createIngest(opts: IngestOptions) {
       modems.clear();
       sets.clear();
       setsById.clear();
+    },
+    /**
+     * After the cluster's members changed: writes what is in memory, then forgets the modules (and their sets)
+     * this instance no longer owns; their new owner takes them up from the database.
+     */
+    async handOver(owns: (modemKey: string) => boolean) {
+      await exclusive(async () => {
+        await persist();
+        const released = new Set<number>();
+        for (const [key, info] of modems) {
+          if (!info || owns(key)) continue;
+          released.add(info.id);
+          modems.delete(key);
+          lastSeen.delete(key);
+          onlineModems.delete(info.id);
+        }
+        for (const [key, state] of sets) if (state && released.has(state.modemId)) sets.delete(key);
+        for (const [id, state] of setsById) {
+          if (!released.has(state.modemId)) continue;
+          setsById.delete(id);
+          buckets.delete(`rollup_hour|${id}`);
+          buckets.delete(`rollup_day|${id}`);
+        }
+      });
     },
     /** The set's latest state as this process holds it, in the shape of a `set_latest` row. */
     latestRow(gensetId: number) {

@@ -1,0 +1,154 @@
+// Several server instances on one database and one external broker (REDIS_URL and MQTT_URL set). Redis
+// carries what must cross instances:
+// - the realtime bus: `monitor` and `alarm` messages reach the WebSockets of every instance;
+// - membership: each instance stamps itself in a sorted set every second; one silent for 5 s is gone;
+// - ownership: each module belongs to one live instance (rendezvous hashing of its id over the members), and
+//   the shared subscription's messages of a module that another instance owns are passed on to it, so that
+//   one process keeps a set's state (status, alarms, rollups) and does the once-per-event work;
+// - command replies: a module's reply reaches whichever instance the broker picked and is broadcast, so the
+//   instance whose HTTP call waits for it finds it.
+import { createHash, randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { Redis } from 'ioredis';
+import type { FastifyBaseLogger } from 'fastify';
+import type { ModemChannel } from '@genset/protocol';
+import type { BusEvents, RealtimeBus } from './bus.ts';
+
+/** An instance that has not stamped itself for this long is taken as gone and its modules move. */
+export const MEMBER_TIMEOUT_MS = 5000;
+const STAMP_EVERY_MS = 1000;
+
+export interface Cluster {
+  instanceId: string;
+  bus: RealtimeBus;
+  /** Whether this instance owns the module now. */
+  owns(modemKey: string): boolean;
+  /** Hands a module's message to the instance that owns it. */
+  forward(modemKey: string, channel: ModemChannel, payload: Buffer): void;
+  /** Messages other instances passed on to this one. */
+  onForwarded(handler: (modemKey: string, channel: ModemChannel, payload: Buffer) => void): void;
+  /** Sends a module's reply to every instance (this one included). */
+  broadcastReply(modemKey: string, payload: Buffer): void;
+  onReply(handler: (modemKey: string, payload: Buffer) => void): void;
+  /** Called after the members changed (modules may have moved). */
+  onMembersChanged(handler: () => void): void;
+  members(): string[];
+  close(): Promise<void>;
+}
+
+/** Rendezvous hashing: a module belongs to the live instance with the highest weight for it. */
+export function ownerOf(members: readonly string[], modemKey: string): string {
+  let best = members[0]!;
+  let bestWeight = -1n;
+  for (const id of members) {
+    const w = weight(id, modemKey);
+    if (w > bestWeight) {
+      best = id;
+      bestWeight = w;
+    }
+  }
+  return best;
+}
+
+function weight(instance: string, modemKey: string): bigint {
+  return createHash('sha1').update(`${instance}|${modemKey}`).digest().readBigUInt64BE(0);
+}
+
+export async function startCluster(opts: {
+  redisUrl: string;
+  /** Prefix of every Redis key and channel: deployments (or tests) sharing one Redis stay apart. */
+  namespace: string;
+  instanceId?: string;
+  log: FastifyBaseLogger;
+}): Promise<Cluster> {
+  const { log, namespace } = opts;
+  const instanceId = opts.instanceId ?? randomUUID();
+  const MEMBERS = `${namespace}:members`;
+  const BUS = `${namespace}:bus`;
+  const REPLIES = `${namespace}:replies`;
+  const inbox = (id: string) => `${namespace}:ingest:${id}`;
+  const pub = new Redis(opts.redisUrl, { lazyConnect: true, maxRetriesPerRequest: null });
+  const sub = new Redis(opts.redisUrl, { lazyConnect: true, maxRetriesPerRequest: null });
+  await pub.connect();
+  await sub.connect();
+  const local = new EventEmitter();
+  local.setMaxListeners(0);
+  const forwarded: ((modemKey: string, channel: ModemChannel, payload: Buffer) => void)[] = [];
+  const replies: ((modemKey: string, payload: Buffer) => void)[] = [];
+  const changed: (() => void)[] = [];
+  let live: string[] = [instanceId];
+
+  async function stamp() {
+    const now = Date.now();
+    await pub.zadd(MEMBERS, now, instanceId);
+    await pub.zremrangebyscore(MEMBERS, 0, now - 10 * MEMBER_TIMEOUT_MS);
+    const ids = await pub.zrangebyscore(MEMBERS, now - MEMBER_TIMEOUT_MS, '+inf');
+    const next = [...new Set([...ids, instanceId])].sort();
+    if (next.join() !== live.join()) {
+      log.info({ members: next.length, instanceId }, 'cluster members changed');
+      live = next;
+      for (const h of changed) h();
+    }
+  }
+  await stamp();
+  const timer = setInterval(() => {
+    stamp().catch((err: unknown) => log.warn({ err }, 'cluster stamp failed'));
+  }, STAMP_EVERY_MS);
+  timer.unref();
+
+  await sub.subscribe(BUS, REPLIES, inbox(instanceId));
+  sub.on('messageBuffer', (channelBuf: Buffer, message: Buffer) => {
+    const channel = channelBuf.toString();
+    try {
+      if (channel === BUS) {
+        const { c, m } = JSON.parse(message.toString('utf8')) as { c: keyof BusEvents; m: unknown };
+        local.emit(c, m);
+      } else if (channel === REPLIES) {
+        const { k, p } = JSON.parse(message.toString('utf8')) as { k: string; p: string };
+        for (const h of replies) h(k, Buffer.from(p, 'base64'));
+      } else {
+        const { k, c, p } = JSON.parse(message.toString('utf8')) as { k: string; c: ModemChannel; p: string };
+        for (const h of forwarded) h(k, c, Buffer.from(p, 'base64'));
+      }
+    } catch (err) {
+      log.warn({ err, channel }, 'unreadable cluster message');
+    }
+  });
+
+  const send = (channel: string, message: object) => {
+    pub.publish(channel, JSON.stringify(message)).catch((err: unknown) => log.warn({ err }, 'redis publish failed'));
+  };
+
+  return {
+    instanceId,
+    bus: {
+      publish(channel, message) {
+        send(BUS, { c: channel, m: message });
+      },
+      subscribe(channel, handler) {
+        local.on(channel, handler as (m: unknown) => void);
+        return () => local.off(channel, handler as (m: unknown) => void);
+      },
+      async close() {
+        local.removeAllListeners();
+      },
+    },
+    owns: (modemKey) => ownerOf(live, modemKey) === instanceId,
+    forward(modemKey, channel, payload) {
+      send(inbox(ownerOf(live, modemKey)), { k: modemKey, c: channel, p: payload.toString('base64') });
+    },
+    onForwarded: (h) => void forwarded.push(h),
+    broadcastReply(modemKey, payload) {
+      send(REPLIES, { k: modemKey, p: payload.toString('base64') });
+    },
+    onReply: (h) => void replies.push(h),
+    onMembersChanged: (h) => void changed.push(h),
+    members: () => [...live],
+    async close() {
+      clearInterval(timer);
+      await pub.zrem(MEMBERS, instanceId).catch(() => undefined);
+      sub.disconnect();
+      pub.disconnect();
+    },
+  };
+}
