@@ -32,6 +32,7 @@ export function ExportButton({
         loading={busy === 'xlsx'}
         disabled={disabled || busy !== null}
         onClick={() => void run('xlsx')}
+        data-testid="export-button"
       >
         {t('gensets.export.button')}
       </Button>

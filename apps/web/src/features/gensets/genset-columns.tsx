@@ -1,7 +1,7 @@
 // Columns of the set lists: name and number, status with alarms, power now against rating, fuel, battery,
 // run hours, module, last data, rights or owner, actions. Less important columns appear on wider screens.
 import { useMemo } from 'react';
-import { Progress, Typography, type TableColumnsType } from 'antd';
+import { Grid, Progress, Typography, type TableColumnsType } from 'antd';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { GensetListItem, GensetSort } from '@genset/protocol';
@@ -37,6 +37,8 @@ function PowerCell({ set }: { set: GensetListItem }) {
 
 export function useGensetColumns(scope: ListScope, params: ListParams, handlers: RowActionHandlers) {
   const { t } = useTranslation();
+  // On phones the status and power move under the name, so a row fits without scrolling sideways.
+  const narrow = !Grid.useBreakpoint().sm;
   return useMemo<TableColumnsType<GensetListItem>>(
     () => [
       {
@@ -55,11 +57,20 @@ export function useGensetColumns(scope: ListScope, params: ListParams, handlers:
             <Typography.Text type="secondary" className="genset-sub">
               {set.number ?? NONE}
             </Typography.Text>
+            {narrow ? (
+              <div className="genset-narrow-state">
+                <SetStatusTag status={set.status} alarmCount={set.alarmCount} />
+                {set.values.kw !== null ? (
+                  <span className="genset-num">{formatValue(set.values.kw, 'kW', 1)}</span>
+                ) : null}
+              </div>
+            ) : null}
           </div>
         ),
       },
       {
         key: 'status',
+        responsive: ['sm'],
         dataIndex: 'status',
         title: t('gensets.columns.status'),
         sorter: true,
@@ -70,7 +81,8 @@ export function useGensetColumns(scope: ListScope, params: ListParams, handlers:
       {
         key: 'power',
         title: t('gensets.columns.power'),
-        width: 150,
+        width: 130,
+        responsive: ['sm'],
         render: (_, set) => <PowerCell set={set} />,
       },
       {
@@ -100,9 +112,9 @@ export function useGensetColumns(scope: ListScope, params: ListParams, handlers:
       {
         key: 'module',
         title: t('gensets.columns.module'),
-        width: 160,
+        width: 150,
         ellipsis: true,
-        responsive: ['xl'],
+        responsive: ['xxl'],
         render: (_, set) => (
           <div className="genset-name-cell">
             <span className="genset-mono">{set.modemId ?? NONE}</span>
@@ -141,11 +153,11 @@ export function useGensetColumns(scope: ListScope, params: ListParams, handlers:
       {
         key: 'actions',
         title: t('gensets.columns.actions'),
-        width: 132,
-        fixed: 'right',
-        render: (_, set) => <RowActions set={set} handlers={handlers} />,
+        width: narrow ? 64 : 132,
+        fixed: narrow ? undefined : 'right',
+        render: (_, set) => <RowActions set={set} handlers={handlers} compact={narrow} />,
       },
     ],
-    [t, params, scope, handlers],
+    [t, params, scope, handlers, narrow],
   );
 }

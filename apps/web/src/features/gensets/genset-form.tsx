@@ -66,7 +66,8 @@ function useFieldRules() {
   );
 }
 
-function FieldInput({ field }: { field: FieldDef }) {
+/** The control of one field; Form.Item hands it value, onChange and id, which go on to the control. */
+function FieldInput({ field, ...control }: { field: FieldDef } & Record<string, unknown>) {
   const { t } = useTranslation();
   const protocols = useProtocolOptions();
   switch (field.kind) {
@@ -74,6 +75,7 @@ function FieldInput({ field }: { field: FieldDef }) {
     case 'int':
       return (
         <InputNumber
+          {...control}
           style={{ width: '100%' }}
           precision={field.precision}
           suffix={field.unit || undefined}
@@ -85,6 +87,7 @@ function FieldInput({ field }: { field: FieldDef }) {
     case 'select':
       return (
         <Select
+          {...control}
           allowClear
           options={field.options?.map((o) => ({
             value: o,
@@ -93,14 +96,15 @@ function FieldInput({ field }: { field: FieldDef }) {
         />
       );
     case 'date':
-      return <DatePicker style={{ width: '100%' }} format="YYYY-MM-DD" />;
+      return <DatePicker {...control} style={{ width: '100%' }} format="YYYY-MM-DD" />;
     case 'switch':
-      return <Switch />;
+      return <Switch {...control} />;
     case 'timezone':
-      return <Select showSearch options={TIME_ZONES.map((z) => ({ value: z, label: z }))} />;
+      return <Select {...control} showSearch options={TIME_ZONES.map((z) => ({ value: z, label: z }))} />;
     case 'protocol':
       return (
         <Select
+          {...control}
           showSearch
           optionFilterProp="label"
           loading={protocols.isPending}
@@ -111,6 +115,7 @@ function FieldInput({ field }: { field: FieldDef }) {
     default:
       return (
         <Input
+          {...control}
           maxLength={field.maxLength}
           spellCheck={field.code ? false : undefined}
           autoComplete="off"

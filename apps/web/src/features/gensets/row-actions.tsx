@@ -23,13 +23,28 @@ export interface RowActionHandlers {
   onSubscribers: (set: GensetListItem) => void;
 }
 
-export function RowActions({ set, handlers }: { set: GensetListItem; handlers: RowActionHandlers }) {
+export function RowActions({
+  set,
+  handlers,
+  compact = false,
+}: {
+  set: GensetListItem;
+  handlers: RowActionHandlers;
+  /** Phones: the live page as a button, everything else in the menu. */
+  compact?: boolean;
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const manage = set.rights === 'manage';
   const control = manage || set.rights === 'control';
 
   const items: MenuProps['items'] = [
+    ...(compact
+      ? [
+          { key: 'detail', icon: <ProfileOutlined />, label: t('gensets.actions.detail') },
+          ...(manage ? [{ key: 'edit', icon: <EditOutlined />, label: t('gensets.actions.edit') }] : []),
+        ]
+      : []),
     { key: 'history', icon: <LineChartOutlined />, label: t('gensets.actions.history') },
     ...(control ? [{ key: 'config', icon: <SettingOutlined />, label: t('gensets.actions.config') }] : []),
     ...(manage ? [{ key: 'subscribers', icon: <TeamOutlined />, label: t('gensets.actions.subscribers') }] : []),
@@ -45,6 +60,8 @@ export function RowActions({ set, handlers }: { set: GensetListItem; handlers: R
   ];
 
   const onMenu: MenuProps['onClick'] = ({ key }) => {
+    if (key === 'detail') void navigate(setLinks.detail(set.token));
+    if (key === 'edit') void navigate(setLinks.edit(set.token));
     if (key === 'history') void navigate(setLinks.history(set.token));
     if (key === 'config') void navigate(setLinks.config(set.token));
     if (key === 'subscribers') handlers.onSubscribers(set);
@@ -63,16 +80,18 @@ export function RowActions({ set, handlers }: { set: GensetListItem; handlers: R
           onClick={() => void navigate(setLinks.live(set.token))}
         />
       </Tooltip>
-      <Tooltip title={t('gensets.actions.detail')}>
-        <Button
-          type="text"
-          size="small"
-          icon={<ProfileOutlined />}
-          aria-label={t('gensets.actions.detailOf', { name: set.name })}
-          onClick={() => void navigate(setLinks.detail(set.token))}
-        />
-      </Tooltip>
-      {manage ? (
+      {compact ? null : (
+        <Tooltip title={t('gensets.actions.detail')}>
+          <Button
+            type="text"
+            size="small"
+            icon={<ProfileOutlined />}
+            aria-label={t('gensets.actions.detailOf', { name: set.name })}
+            onClick={() => void navigate(setLinks.detail(set.token))}
+          />
+        </Tooltip>
+      )}
+      {manage && !compact ? (
         <Tooltip title={t('gensets.actions.edit')}>
           <Button
             type="text"

@@ -1,0 +1,77 @@
+// The home dashboard with the demo fleet: counts by status and alarms agree with the server, the greeting
+// names the company once, the fleet map falls back to a list when tiles cannot load (tests run offline) and
+// shows a dot per set when they can, and the page fits a phone.
+import type { HomeSummaryResponse } from '@genset/protocol';
+import { test, expect as baseExpect } from './fixtures.ts';
+import { api, openSignedIn, PERSONAL } from './helpers.ts';
+
+// These pages load charts and maps; on a busy machine their first paint takes a while.
+const expect = baseExpect.configure({ timeout: 20_000 });
+test.slow();
+
+const MANAGER = { username: 'manager@example.com', password: 'Demo#2026' };
+
+/** A 1×1 transparent PNG standing in for map tiles. */
+const TILE = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
+
+test('the home page shows the counts the server has, and the fleet as a list when the map cannot load', async ({
+  page,
+}) => {
+  const token = await openSignedIn(page, PERSONAL, '/index');
+  await expect(page.getByTestId('welcome')).toBeVisible();
+  await expect(page.getByTestId('home-company')).not.toContainText('..');
+
+  // The demo fleet changes state now and then: read the server and the page until they agree.
+  await expect(async () => {
+    const summary = (await api<HomeSummaryResponse>(page.request, '/home/summary', {}, token)).data;
+    await page.reload();
+    const counts = page.getByTestId('status-counts');
+    await expect(counts.getByTestId('count-total')).toContainText(String(summary.counts.total), { timeout: 3000 });
+    for (const key of ['running', 'standby', 'shutdown', 'offline', 'alarm'] as const) {
+      await expect(counts.getByTestId(`count-${key}`)).toContainText(String(summary.counts[key]), { timeout: 1000 });
+    }
+    await expect(page.getByTestId('active-alarms')).toContainText(String(summary.alarms.total), { timeout: 1000 });
+    expect(summary.counts.total).toBe(6);
+  }).toPass({ timeout: 45_000 });
+
+  const map = page.getByTestId('fleet-map');
+  await expect(map).toHaveAttribute('data-view', 'list');
+  await expect(page.getByTestId('map-unavailable')).toBeVisible();
+  const summary = (await api<HomeSummaryResponse>(page.request, '/home/summary', {}, token)).data;
+  await expect(map.getByTestId('map-list-item')).toHaveCount(summary.positions.length);
+  await expect(map.getByRole('link', { name: 'Telecom tower T-7' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Output ranking, last 30 days' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Latest alarms' })).toBeVisible();
+
+  // A status tile opens My gensets with that filter.
+  await page.getByTestId('count-running').click();
+  await expect(page).toHaveURL(/\/genset\/mylist\?status=running/);
+});
+
+test('with map tiles the fleet is drawn as one dot per set in its status colour', async ({ page }) => {
+  await page.route('https://tile.openstreetmap.org/**', (route) =>
+    route.fulfill({ status: 200, contentType: 'image/png', body: TILE }),
+  );
+  const token = await openSignedIn(page, MANAGER, '/index');
+  const summary = (await api<HomeSummaryResponse>(page.request, '/home/summary', {}, token)).data;
+  const map = page.getByTestId('fleet-map');
+  await expect(map).toHaveAttribute('data-view', 'map');
+  await expect(map.locator('path.leaflet-interactive')).toHaveCount(summary.positions.length);
+  await expect(page.getByTestId('map-unavailable')).toHaveCount(0);
+  // The list is still one click away.
+  await map.getByText('List', { exact: true }).click();
+  await expect(map).toHaveAttribute('data-view', 'list');
+  await expect(map.getByTestId('map-list-item')).toHaveCount(summary.positions.length);
+});
+
+test('the home page fits a phone', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openSignedIn(page, MANAGER, '/index');
+  await expect(page.getByTestId('count-total')).toBeVisible();
+  await expect(page.getByTestId('total-kw')).toContainText('kW');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+});
