@@ -10,6 +10,7 @@ import formbody from '@fastify/formbody';
 import { API_BASE } from '@genset/protocol';
 import type { Config } from './config.ts';
 import { openDatabase, type OpenedDatabase } from './db/database.ts';
+import { startPartitionMaintenance } from './db/partitions.ts';
 import apiConventions from './plugins/api.ts';
 import authPlugin from './plugins/auth.ts';
 import devicesPlugin from './plugins/devices.ts';
@@ -69,6 +70,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('database', database);
   app.decorate('config', config);
   app.addHook('onClose', async () => database.close());
+  // PostgreSQL: month partitions ahead and retention, at start and daily.
+  const partitions = startPartitionMaintenance({ database, retentionMonths: config.retentionMonths, log: app.log });
+  await partitions.ready;
+  app.addHook('onClose', async () => partitions.stop());
 
   if (config.demo) await seedDemo(database.db);
   else await seedBase(database.db, opts.admin);

@@ -8,6 +8,7 @@ import type { GensetTable } from '../../db/schema.ts';
 import type { UserRow } from '../auth/repository.ts';
 import type { Grant } from '../account/service.ts';
 import { hashModemSecret } from './embedded-broker.ts';
+import { brokerHash } from './broker-credentials.ts';
 import { gensetSearchText } from '../../db/migrations/004-gensets.ts';
 
 export type Rights = 'view' | 'control' | 'manage';
@@ -104,6 +105,7 @@ export function createFleet(db: Db) {
         .values({
           modem_key: input.modemKey,
           secret_hash: hashModemSecret(secret, randomBytes(8).toString('hex')),
+          broker_hash: brokerHash(secret),
           company_id: input.companyId,
           model: '',
           firmware: '',
