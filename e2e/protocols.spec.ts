@@ -104,6 +104,8 @@ const WORDS = {
 
 for (const lang of ['en-US', 'ru-RU'] as const) {
   test(`data items: create, edit and delete; the first save makes draft version 2 (${lang})`, async ({ page }) => {
+    // A long walk through several screens on a machine the other tests share.
+    test.setTimeout(120_000);
     const w = WORDS[lang];
     await page.addInitScript((l) => localStorage.setItem('lang', l), lang);
     const { token, ref } = await publishedCopy(page, `e2e-items-${lang.slice(0, 2)}`);
@@ -184,6 +186,7 @@ for (const lang of ['en-US', 'ru-RU'] as const) {
 test('protocol list: create, copy, publish and delete after confirmation, export, and an import refused at the exact place', async ({
   page,
 }) => {
+  test.setTimeout(120_000);
   const { utoken } = await apiLogin(page.request, ADMIN);
   await openSignedIn(page, ADMIN, '/com/module/list');
   const list = page.getByTestId('protocol-list');
@@ -293,6 +296,7 @@ test('protocol list: create, copy, publish and delete after confirmation, export
 test('dropdowns: a new option list attached to a parameter, refused while in use; a module-status item', async ({
   page,
 }) => {
+  test.setTimeout(120_000);
   const { token, ref } = await publishedCopy(page, 'e2e-lists');
   await openSignedIn(page, ADMIN, `/com/configSelect/configSelectData/${ref.id}`);
   const lists = page.getByTestId('section-optionLists');

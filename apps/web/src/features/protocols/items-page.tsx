@@ -95,6 +95,7 @@ function itemFromForm(values: ItemForm): DataItem {
 function ItemFields({ taken }: { taken: string[] }) {
   const { t } = useTranslation();
   const rules = useDocumentRules();
+  const form = Form.useFormInstance<ItemForm>();
   const fc = Form.useWatch<number | undefined>('fc');
   const type = Form.useWatch<string | undefined>('type');
   const bitFc = fc === 1 || fc === 2;
@@ -112,7 +113,14 @@ function ItemFields({ taken }: { taken: string[] }) {
       <Row gutter={12}>
         <Col xs={24} sm={8}>
           <Form.Item name="fc" label={t('protocols.fields.fc')} rules={rules.required}>
-            <Select options={FUNCTION_CODES.map((value) => ({ value, label: t(`protocols.fc.${value}`) }))} />
+            <Select
+              options={FUNCTION_CODES.map((value) => ({ value, label: t(`protocols.fc.${value}`) }))}
+              onChange={(value: number) => {
+                // Coils and discrete inputs are single bits; a register needs a word type.
+                if (value === 1 || value === 2) form.setFieldValue('type', 'bit');
+                else if (form.getFieldValue('type') === 'bit') form.setFieldValue('type', 'u16');
+              }}
+            />
           </Form.Item>
         </Col>
         <Col xs={12} sm={8}>

@@ -3,7 +3,7 @@
 // changed ones after the warning and the account password; each setting then says whether the controller
 // took it. Both calls answer raw (spec 8): offline, timeout and refusals show their own message here.
 import { useState } from 'react';
-import { Alert, Button, Card, Col, Empty, Result, Row, Space, Tag, Tooltip, Typography } from 'antd';
+import { Alert, App as AntApp, Button, Card, Col, Empty, Result, Row, Space, Tag, Tooltip, Typography } from 'antd';
 import { ReloadOutlined, SaveOutlined, UndoOutlined } from '@ant-design/icons';
 import { Link, useSearchParams } from 'react-router';
 import { useMutation, useQuery } from '@tanstack/react-query';
@@ -24,6 +24,7 @@ interface Notice {
 
 export function RemoteConfigPage() {
   const { t } = useTranslation();
+  const { modal } = AntApp.useApp();
   const [search] = useSearchParams();
   const token = search.get('token') ?? '';
   const [menu, setMenu] = useState<string | undefined>(undefined);
@@ -93,6 +94,21 @@ export function RemoteConfigPage() {
       return next;
     });
     setOutcomes(({ [key]: _dropped, ...rest }) => rest);
+  };
+
+  /** Reading again drops the changed values: ask first when there are any. */
+  const leaveChanges = (then: () => void) => {
+    if (changes.length === 0) {
+      then();
+      return;
+    }
+    modal.confirm({
+      title: t('remoteConfig.discardConfirm.title'),
+      content: t('remoteConfig.discardConfirm.content', { count: changes.length }),
+      okText: t('remoteConfig.discardConfirm.ok'),
+      cancelText: t('common.actions.cancel'),
+      onOk: then,
+    });
   };
 
   const askToWrite = () => {
@@ -199,10 +215,12 @@ export function RemoteConfigPage() {
             <Button
               icon={<ReloadOutlined />}
               loading={read.isFetching}
-              onClick={() => {
-                startOver();
-                void read.refetch();
-              }}
+              onClick={() =>
+                leaveChanges(() => {
+                  startOver();
+                  void read.refetch();
+                })
+              }
             >
               {t('remoteConfig.read')}
             </Button>
@@ -240,10 +258,12 @@ export function RemoteConfigPage() {
                 menus={menus}
                 selected={menu}
                 disabled={read.isFetching}
-                onSelect={(next) => {
-                  startOver();
-                  setMenu(next);
-                }}
+                onSelect={(next) =>
+                  leaveChanges(() => {
+                    startOver();
+                    setMenu(next);
+                  })
+                }
               />
             ) : (
               <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('remoteConfig.menus.none')} />
