@@ -1,0 +1,246 @@
+// `npm run migrate-data`: a SQLite database that the real server filled (accounts, sessions, codes, throttles,
+// sets and modules, samples over several months through the broker, alarms, rollups, commands, item choices,
+// subscriptions …) is copied into a fresh PostgreSQL schema and compared table by table; the server then runs
+// on the copy. A target with data is refused unless --force. Needs TEST_DATABASE_URL (skipped otherwise).
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql, type Kysely } from 'kysely';
+import pg from 'pg';
+import { buildApp } from '../src/app.ts';
+import { REPO_ROOT, loadConfig } from '../src/config.ts';
+import { openDatabase } from '../src/db/database.ts';
+import { addMonths, listPartitions, monthStart, partitionName } from '../src/db/partitions.ts';
+import { migrateData, type MigrateDataSummary } from '../src/tools/migrate-data.ts';
+import { PG_URL, call, login, type TestApp } from './helpers.ts';
+import { RUNNING, insertAlarm, moduleFor, newSet } from './support/history-data.ts';
+
+const HOUR = 3_600_000;
+
+function testEnv(dataDir: string, databaseUrl: string): Record<string, string> {
+  return {
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    DEMO: '1',
+    DEMO_FLEET: '0',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    AUTH_IP_MAX_FAILURES: '1000',
+    MQTT_PORT: '0',
+    MQTT_HOST: '127.0.0.1',
+    COMMAND_TIMEOUT_MS: '3000',
+    WEB_DIST: join(dataDir, 'no-web'),
+  };
+}
+
+async function pgQuery(text: string) {
+  const c = new pg.Client({ connectionString: PG_URL });
+  await c.connect();
+  try {
+    await c.query(text);
+  } finally {
+    await c.end();
+  }
+}
+
+/** Every row of a table, in one order on both databases (text keys sort differently in each). */
+async function rowsOf(db: Kysely<unknown>, table: string) {
+  const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(db);
+  return rows.map((r) => JSON.stringify(Object.fromEntries(Object.entries(r).sort()))).sort();
+}
+
+describe.skipIf(!PG_URL)('migrating the embedded SQLite database to PostgreSQL', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'genset-migrate-'));
+  const file = join(dataDir, 'console.db');
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const now = Date.now();
+  const months = [addMonths(monthStart(now), -3), addMonths(monthStart(now), -1), monthStart(now)];
+  let token = '';
+  let tables: string[] = [];
+  let summary: MigrateDataSummary;
+
+  beforeAll(async () => {
+    // The source: the real server on a SQLite file, used the way people and modules use it.
+    const config = loadConfig(testEnv(dataDir, file));
+    const app = await buildApp({ config });
+    await app.ready();
+    const t: TestApp = { app, config, dataDir, close: () => app.close() };
+    const db = app.database.db;
+    try {
+      const manager = await login(app, 'manager@example.com', 'Demo#2026');
+      await call(app, 'POST', '/user/login', { body: { username: 'operator@example.com', password: 'Wrong#2026' } });
+      await call(app, 'POST', '/sendMessage', { body: { username: 'manager@example.com', purpose: 'login' } });
+      const info = (await call(app, 'GET', '/user/info', { token: manager })).data.info;
+      const companyId = info.companyId as number;
+      const set = await newSet(t, { companyId, ownerUserId: info.id as number, name: 'Copied set' });
+      token = set.token;
+
+      // Samples over three months through the broker: rollups, latest values, status changes and an alarm.
+      const m = await moduleFor(t, set);
+      m.module.client.on('message', (topic, payload) => {
+        if (!topic.endsWith('/request')) return;
+        const req = JSON.parse(payload.toString()) as { id: string };
+        void m.module.publish('reply', { id: req.id, ok: true });
+      });
+      for (const [i, month] of months.entries()) {
+        await m.send({ ...RUNNING, gen_kw: 100 + i }, month + 5 * HOUR);
+        await m.send({ ...RUNNING, gen_kw: 110 + i }, month + 6 * HOUR);
+      }
+      await m.send({ ...RUNNING, fuel_level: 8, alarm_low_fuel_warning: 1, common_warning: 1 }, now - 2 * HOUR);
+      await m.send({ ...RUNNING, fuel_level: 60 }, now - HOUR);
+      await insertAlarm(t, set.id, { code: 'low_fuel_warning', level: 'warning', start: now - 3 * HOUR, end: null });
+
+      const action = await call(app, 'POST', '/devicedata/sendaction', {
+        token: manager,
+        body: { token: set.token, action: 'start', password: 'Demo#2026' },
+      });
+      expect(action.code).toBe(200);
+      const edit = await call(app, 'POST', '/deviceitems/edit', {
+        token: manager,
+        body: { token: set.token, items: ['gen_kw', 'fuel_level'] },
+      });
+      expect(edit.code).toBe(200);
+      await m.close();
+
+      const viewer = await db
+        .selectFrom('users')
+        .select('id')
+        .where('account', '=', 'viewer@example.com')
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto('subscription')
+        .values({ genset_id: set.id, user_id: viewer.id, rights: 'view', created_at: now })
+        .execute();
+      await db.insertInto('company_host').values({ host: 'console.example.com', company_id: companyId }).execute();
+      await db
+        .insertInto('department')
+        .values({ company_id: companyId, parent_id: null, name: 'Service', sort: 1, created_at: now })
+        .execute();
+      await app.devices.ingest.flush();
+
+      const { rows } = await sql<{ name: string }>`select name from sqlite_master
+        where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%' order by name`.execute(db);
+      tables = rows.map((r) => r.name);
+    } finally {
+      await app.close();
+    }
+    await pgQuery(`create schema ${schema}`);
+  });
+
+  afterAll(async () => {
+    await pgQuery(`drop schema if exists ${schema} cascade`);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('starts from a SQLite database with every table filled', async () => {
+    const source = await openDatabase(file);
+    try {
+      const empty: string[] = [];
+      for (const table of tables) {
+        const { rows } = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(source.db);
+        if (Number(rows[0]!.n) === 0) empty.push(table);
+      }
+      expect(empty).toEqual([]);
+      expect(tables.length).toBeGreaterThanOrEqual(23);
+      expect(tables).toEqual(expect.arrayContaining(['sample', 'alarm', 'rollup_day', 'command', 'item_selection']));
+    } finally {
+      await source.close();
+    }
+  });
+
+  it('copies every table, with the same rows, and counts them', async () => {
+    const lines: string[] = [];
+    summary = await migrateData({ from: file, to: PG_URL!, schema, batchSize: 3, log: (l) => lines.push(l) });
+    expect(summary.tables.map((t) => t.table).sort()).toEqual(tables);
+    for (const t of summary.tables) {
+      expect(t.target, t.table).toBe(t.source);
+      expect(t.source, t.table).toBeGreaterThan(0);
+    }
+    expect(lines).toHaveLength(tables.length);
+    // Parents before the tables that refer to them.
+    const order = summary.tables.map((t) => t.table);
+    expect(order.indexOf('company')).toBeLessThan(order.indexOf('users'));
+    expect(order.indexOf('modem')).toBeLessThan(order.indexOf('genset'));
+    expect(order.indexOf('genset')).toBeLessThan(order.indexOf('subscription'));
+
+    const source = await openDatabase(file);
+    const target = await openDatabase(PG_URL!, { schema });
+    try {
+      for (const table of tables) {
+        expect(await rowsOf(target.db as unknown as Kysely<unknown>, table), table).toEqual(
+          await rowsOf(source.db as unknown as Kysely<unknown>, table),
+        );
+      }
+      // The samples went into the partitions of their months.
+      const names = (await listPartitions(target.db, 'sample')).map((p) => p.name);
+      expect(names).toEqual(expect.arrayContaining(months.map((m) => partitionName('sample', m))));
+      const inDefault = await sql<{ n: number }>`select count(*) as n from sample_default`.execute(target.db);
+      expect(Number(inDefault.rows[0]!.n)).toBe(0);
+      // Ids go on after the copied ones.
+      const top = await target.db
+        .selectFrom('genset')
+        .select((eb) => eb.fn.max('id').as('id'))
+        .executeTakeFirst();
+      const fresh = await target.db
+        .insertInto('department')
+        .values({ company_id: 1, parent_id: null, name: 'New', sort: 2, created_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const topDepartment = await source.db
+        .selectFrom('department')
+        .select((eb) => eb.fn.max('id').as('id'))
+        .executeTakeFirst();
+      expect(fresh.id).toBe(Number(topDepartment?.id) + 1);
+      expect(Number(top?.id)).toBeGreaterThan(0);
+      await target.db.deleteFrom('department').where('id', '=', fresh.id).execute();
+    } finally {
+      await source.close();
+      await target.close();
+    }
+  });
+
+  it('the server runs on the copy: the same accounts, sets, values and alarms', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'genset-migrated-'));
+    const app = await buildApp({ config: loadConfig(testEnv(dir, PG_URL!)), dbSchema: schema });
+    try {
+      await app.ready();
+      const manager = await login(app, 'manager@example.com', 'Demo#2026');
+      const status = await call(app, 'POST', '/devicedata/getstatus', { token: manager, body: { token } });
+      expect(status.code).toBe(200);
+      expect(status.data).toMatchObject({ gsname: 'Copied set' });
+      const current = await call(app, 'POST', '/alarm/current', { token: manager, body: { token } });
+      expect(current.data.alarmnum).toBe(1);
+    } finally {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a target that holds data unless --force, from the command line too', async () => {
+    await expect(migrateData({ from: file, to: PG_URL!, schema })).rejects.toThrow(/not empty.*--force/);
+
+    const run = (args: string[]) =>
+      spawnSync(process.execPath, ['--import', 'tsx', 'apps/server/src/tools/migrate-data.ts', ...args], {
+        cwd: REPO_ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, INIT_CWD: REPO_ROOT },
+      });
+    const refused = run(['--from', file, '--to', PG_URL!, '--schema', schema]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('the target database is not empty');
+
+    const forced = run(['--from', file, '--to', PG_URL!, '--schema', schema, '--force']);
+    expect(forced.stderr).toBe('');
+    expect(forced.status).toBe(0);
+    expect(forced.stdout).toContain(`${tables.length} tables, ${summary.rows} rows copied and counted`);
+
+    const usage = run(['--from', file]);
+    expect(usage.status).toBe(1);
+    expect(usage.stderr).toContain('--from and --to are required');
+    const missing = run(['--from', join(dataDir, 'nothing.db'), '--to', PG_URL!]);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain('no SQLite database at');
+  });
+});
