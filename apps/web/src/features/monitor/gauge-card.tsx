@@ -58,7 +58,7 @@ export function GaugeCard({ definition, item, rated, frequency, engineRunning, c
         <span className="live-gauge-value" style={{ color, fontSize: compact ? 20 : 24 }} data-testid="gauge-value">
           {reading}
         </span>
-        {item.unit ? <span className="live-gauge-unit">{item.unit}</span> : null}
+        {item.unit && value !== null ? <span className="live-gauge-unit">{item.unit}</span> : null}
       </div>
       <div className="live-gauge-word" style={{ color }}>
         {word ?? '\u00a0'}

@@ -7,7 +7,7 @@ import { ErrorState } from '../../components/error-state.tsx';
 import { useSetRealtime } from '../../realtime/index.ts';
 import { useCountdown } from './api.ts';
 import { ConnectionTag } from './connection-tag.tsx';
-import { formatReading, formatTime } from './format.ts';
+import { formatReading, formatTime, NO_READING } from './format.ts';
 import './monitor.css';
 
 /** Fewer hours left than this reads "due soon". */
@@ -45,7 +45,7 @@ export function MaintainTab({ token }: { token: string }) {
 
   return (
     <Space direction="vertical" size={12} style={{ width: '100%' }} data-testid="maintain-tab">
-      <ConnectionTag connection={connection} ts={ts} />
+      <ConnectionTag connection={connection} ts={ts} retrying={false} />
       <Card size="small" title={t('live.maintain.title')}>
         <Row gutter={[24, 16]} align="middle">
           <Col xs={24} md={10}>
@@ -77,7 +77,7 @@ export function MaintainTab({ token }: { token: string }) {
                 {
                   key: 'run',
                   label: t('live.maintain.runHours'),
-                  children: runHours === null ? '—' : `${formatReading(runHours, 0)} h`,
+                  children: runHours === null ? NO_READING : `${formatReading(runHours, 0)} h`,
                 },
                 {
                   key: 'alarm',

@@ -2,6 +2,7 @@
 // load is fed from.
 import { Card, Col, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { NO_READING } from './format.ts';
 import type { LiveItems } from './live-items.ts';
 import { PowerPath } from './power-path.tsx';
 
@@ -21,7 +22,8 @@ export function StateStrip({ items }: { items: LiveItems }) {
   const mode = items.byKey.get('mode');
   const engine = items.byKey.get('engine_state');
   const statusTone = STATUS_CLASS[items.status ?? 0] ?? 'offline';
-  const text = (item: typeof mode) => (item ? (item.label ?? (item.value === null ? '—' : String(item.value))) : '—');
+  const text = (item: typeof mode) =>
+    item ? (item.label ?? (item.value === null ? NO_READING : String(item.value))) : NO_READING;
   return (
     <Card size="small" styles={{ body: { padding: 12 } }}>
       <Row gutter={[12, 12]} align="middle">
