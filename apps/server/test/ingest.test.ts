@@ -353,6 +353,56 @@ describe('rollups after a crash', () => {
   });
 });
 
+describe('acks', () => {
+  it('never ack past a seq that was not stored, and pass over a hole the module no longer fills', async () => {
+    const set = await newSet('Hole in the seqs');
+    const module = await connectFakeModule(brokerUrl, set.modemKey, set.secret);
+    const t0 = Date.now() - 60_000;
+    for (const seq of [1, 2, 4, 5]) await module.publish('data', data(seq, RUNNING, t0 + seq * 1000));
+    await module.waitFor('ack', (a) => a.upTo === 2);
+    await expect.poll(() => samples(set.id).then((r) => r.length)).toBe(4);
+    await new Promise((r) => setTimeout(r, 300));
+    // 4 and 5 are stored, but an ack of 5 would tell the module to forget 3, which nobody stored
+    expect(module.received.filter((r) => r.channel === 'ack').map((r) => r.payload.upTo)).not.toContain(5);
+    await module.publish('data', data(3, RUNNING, t0 + 3000));
+    await module.waitFor('ack', (a) => a.upTo === 5);
+    await module.close();
+
+    // A second process that waits only 200 ms for a hole: seq 7 never comes, the ack moves past it.
+    const { createIngest } = await import('../src/modules/devices/ingest.ts');
+    const { createLocalBus } = await import('../src/modules/devices/bus.ts');
+    await t.app.devices.ingest.flush();
+    const handlers: ((modemKey: string, channel: 'data', payload: Buffer) => void)[] = [];
+    const acks: number[] = [];
+    const other = createIngest({
+      db: t.app.database.db,
+      transport: {
+        port: undefined,
+        onMessage: (h) => handlers.push(h as (typeof handlers)[number]),
+        publish: async (_modem, _channel, payload) => void acks.push(JSON.parse(String(payload)).upTo),
+        connected: () => true,
+        close: async () => undefined,
+      },
+      protocols: t.app.devices.protocols,
+      bus: createLocalBus(),
+      log: t.app.log,
+      expectedPeriodMs: () => 3_600_000,
+      onHello: () => undefined,
+      onReply: () => undefined,
+      gapWaitMs: 200,
+    });
+    const send = (seq: number) =>
+      handlers[0]!(set.modemKey, 'data', Buffer.from(JSON.stringify(data(seq, RUNNING, t0 + seq * 1000))));
+    send(6);
+    send(8);
+    await expect.poll(() => acks.at(-1)).toBe(6);
+    await new Promise((r) => setTimeout(r, 300));
+    send(9);
+    await expect.poll(() => acks.at(-1)).toBe(9);
+    await other.close();
+  });
+});
+
 describe('refusals', () => {
   it('refuses wrong credentials, another modem’s topic, oversized and malformed messages, undisturbed', async () => {
     const a = await newSet('A');

@@ -103,6 +103,11 @@ export interface IngestOptions {
   onReply: (modemKey: string, payload: unknown) => void;
   /** How often rollups, latest values and module counters are written (default 2 s). */
   persistMs?: number;
+  /**
+   * How long a hole in a module's seqs may stay open before the ack passes over it (default 3 min): a module
+   * resends unacked data within its ack timeout, so a hole that stays is data the module no longer has.
+   */
+  gapWaitMs?: number;
   /** Snapshots waiting to be stored beyond which modules are made to wait (default 5,000). */
   queueLimit?: number;
   /**
@@ -116,6 +121,13 @@ export function createIngest(opts: IngestOptions) {
   const { db, transport, protocols, bus, log } = opts;
   const persistMs = opts.persistMs ?? 2000;
   const queueLimit = opts.queueLimit ?? DEFAULT_QUEUE_LIMIT;
+  const gapWaitMs = opts.gapWaitMs ?? 180_000;
+  /**
+   * What may be acked per module: `upTo` is the highest seq with every seq up to it stored, `above` the seqs
+   * stored past a hole. An ack covers only `upTo`, so a seq that went to an instance that died before storing
+   * it is not acked by a later one (the module keeps it and sends it again).
+   */
+  const ackStates = new Map<number, { upTo: number; above: Set<number>; holeSince: number }>();
   const modems = new Map<string, ModemInfo | null>();
   const sets = new Map<string, SetState | null>();
   const setsById = new Map<number, SetState>();
@@ -516,9 +528,58 @@ export function createIngest(opts: IngestOptions) {
     await persist();
   }
 
+  /** The module's ack state, from its persisted last seq and the samples stored after it. */
+  async function ackStateOf(modemId: number) {
+    let state = ackStates.get(modemId);
+    if (state) return state;
+    const row = await db.selectFrom('modem').select('last_seq').where('id', '=', modemId).executeTakeFirst();
+    let upTo = Number(row?.last_seq ?? 0);
+    const later = await db
+      .selectFrom('sample')
+      .select('seq')
+      .where('modem_id', '=', modemId)
+      .where('seq', '>', upTo)
+      .orderBy('seq')
+      .limit(10_000)
+      .execute();
+    const above = new Set<number>();
+    for (const r of later) {
+      const seq = Number(r.seq);
+      if (seq === upTo + 1 && above.size === 0) upTo = seq;
+      else above.add(seq);
+    }
+    state = { upTo, above, holeSince: Date.now() };
+    ackStates.set(modemId, state);
+    return state;
+  }
+
+  /** Marks seqs stored (or seen stored before) and returns how far the module may be acked. */
+  function advanceAck(
+    state: { upTo: number; above: Set<number>; holeSince: number },
+    done: number[],
+    modemKey: string,
+  ) {
+    const before = state.upTo;
+    for (const seq of done) if (seq > state.upTo) state.above.add(seq);
+    for (;;) {
+      while (state.above.delete(state.upTo + 1)) state.upTo += 1;
+      if (state.above.size === 0) break;
+      if (state.upTo !== before) state.holeSince = Date.now();
+      if (Date.now() - state.holeSince < gapWaitMs) break;
+      // The hole stayed: the module no longer has those seqs (its outbox overflowed). Acking past it.
+      const next = Math.min(...state.above);
+      log.warn({ modem: modemKey, missing: `${state.upTo + 1}..${next - 1}` }, 'seqs never arrived; acking past them');
+      state.upTo = next - 1;
+      state.holeSince = Date.now();
+    }
+    if (state.above.size === 0) state.holeSince = Date.now();
+    return state.upTo;
+  }
+
   /** Processes one batch in one transaction; returns what to announce once it is committed. */
   async function processBatch(batch: Queued[]) {
     const acks = new Map<string, number>();
+    const done = new Map<number, { key: string; seqs: number[] }>();
     const touched = new Map<number, SetState>();
     const alarmChanged = new Set<number>();
     const statusChanged = new Set<number>();
@@ -556,6 +617,7 @@ export function createIngest(opts: IngestOptions) {
       if (base === undefined) base = await setFor(modem, message.port, message.address);
       let protocol: CompiledProtocol | undefined;
       if (base) protocol = protocols.peek(base.protocolKey) ?? (await protocols.get(base.protocolKey));
+      if (!ackStates.has(modem.id)) await ackStateOf(modem.id);
       resolved.push({ modem, message, base, protocol });
     }
 
@@ -570,7 +632,9 @@ export function createIngest(opts: IngestOptions) {
       json: string;
     }[] = [];
     for (const { modem, message, base, protocol } of resolved) {
-      acks.set(modem.key, Math.max(acks.get(modem.key) ?? 0, message.seq));
+      let seen = done.get(modem.id);
+      if (!seen) done.set(modem.id, (seen = { key: modem.key, seqs: [] }));
+      seen.seqs.push(message.seq);
       seqs.set(modem.id, Math.max(seqs.get(modem.id) ?? 0, message.seq));
       if (!base) {
         log.warn(
@@ -707,9 +771,12 @@ export function createIngest(opts: IngestOptions) {
     }
     for (const id of cameOnline) onlineModems.add(id);
     const now = Date.now();
-    for (const [modemId, seq] of seqs) {
+    for (const [modemId, { key, seqs: stored }] of done) {
+      const upTo = advanceAck(await ackStateOf(modemId), stored, key);
+      acks.set(key, upTo);
+      // `last_seq` is what is acked: every seq up to it is stored
       const had = dirtyModems.get(modemId);
-      dirtyModems.set(modemId, { seq: Math.max(had?.seq ?? 0, seq), seenAt: now });
+      dirtyModems.set(modemId, { seq: Math.max(had?.seq ?? 0, upTo), seenAt: now });
     }
     for (const r of rollups) {
       const reading = rollUp(setsById.get(r.set.id) ?? r.set, r.ts, r.values, r.id);
@@ -1006,6 +1073,7 @@ export function createIngest(opts: IngestOptions) {
         for (const [key, info] of modems) {
           if (!info || owns(key)) continue;
           released.add(info.id);
+          ackStates.delete(info.id);
           modems.delete(key);
           lastSeen.delete(key);
           onlineModems.delete(info.id);
