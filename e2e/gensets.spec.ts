@@ -165,6 +165,11 @@ test('adding a set checks its fields, shows its codes, and it can be edited and 
   await page.getByLabel('Rated power (kW)').fill('300');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(detail.getByText('300 kW').first()).toBeVisible();
+  // The edit and the addition are in the set's operation log, newest first, with who did them.
+  const log = page.getByTestId('operation-log');
+  await expect(log.locator('.ant-list-item').first()).toContainText(`Set “${name}” edited`);
+  await expect(log).toContainText(`Set “${name}” added`);
+  await expect(log).toContainText('Mia Manager');
 
   await detail.getByRole('button', { name: 'Delete' }).click();
   const confirm = page.getByRole('dialog');

@@ -23,7 +23,9 @@ export function formatNumber(value: number | null | undefined, decimals = 1): st
 /** "12.5 kW"; units are symbols and stay as they are in every language. */
 export function formatValue(value: number | null | undefined, unit: string, decimals = 1): string {
   const text = formatNumber(value, decimals);
-  return text === NONE || !unit ? text : `${text} ${unit}`;
+  if (text === NONE || !unit) return text;
+  // Degrees and percent sit right after the number.
+  return unit === '°' || unit === '%' ? `${text}${unit}` : `${text} ${unit}`;
 }
 
 export function formatDateTime(ts: number | null | undefined, seconds = false): string {

@@ -252,6 +252,18 @@ export const gensetFieldsOutput = z.object({
 });
 export type GensetFieldsOutput = z.infer<typeof gensetFieldsOutput>;
 
+/** One entry of a set's operation log (spec 3 "Operation log"). */
+export const gensetOperation = z.object({
+  time: z.number(),
+  account: z.string(),
+  nickname: z.string(),
+  /** What was done, in the request's language. */
+  matter: z.string(),
+  /** The outcome of a command (ok, timeout, error, offline, refused …); null for plain changes. */
+  outcome: z.string().nullable(),
+});
+export type GensetOperation = z.infer<typeof gensetOperation>;
+
 /** Everything about one set: its fields, codes (manage rights only), owner, module and live state. */
 export const gensetInfoResponse = gensetFieldsOutput.extend({
   token: z.string(),
@@ -281,6 +293,8 @@ export const gensetInfoResponse = gensetFieldsOutput.extend({
     .nullable(),
   subscribers: z.number().int(),
   createdAt: z.number(),
+  /** The latest operations on the set, newest first (manage rights only; empty otherwise). */
+  operations: z.array(gensetOperation).optional(),
 });
 export type GensetInfo = z.infer<typeof gensetInfoResponse>;
 

@@ -9,6 +9,7 @@ import {
   type GensetFields,
   type GensetInfo,
   type GensetListItem,
+  type GensetOperation,
   type GensetListResponse,
   type Language,
 } from '@genset/protocol';
@@ -16,6 +17,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import { gensetSearchText } from '../../db/migrations/004-gensets.ts';
 import { AppError, fieldError, forbidden } from '../../lib/errors.ts';
+import { translate } from '../../i18n/messages.ts';
 import type { Grant } from '../account/service.ts';
 import type { SessionContext } from '../auth/service.ts';
 import { atLeast, newCode, type Fleet, type GensetRow } from '../devices/fleet.ts';
@@ -49,6 +51,8 @@ export interface Caller {
 
 /** Most rows one export holds. */
 export const EXPORT_MAX_ROWS = 50_000;
+/** Operation-log entries the info call returns. */
+const RECENT_OPERATIONS = 10;
 
 export function createGensetService(opts: GensetServiceOptions) {
   const { db, fleet, protocols } = opts;
@@ -69,6 +73,37 @@ export function createGensetService(opts: GensetServiceOptions) {
         created_at: Date.now(),
       })
       .execute();
+  }
+
+  /** The set's latest operation-log entries with their matter in the caller's language. */
+  async function recentOperations(set: GensetRow, lang: Language): Promise<GensetOperation[]> {
+    const rows = await db
+      .selectFrom('operation_log')
+      .select(['created_at', 'account', 'nickname', 'matter', 'feedback'])
+      .where('company_id', '=', set.company_id)
+      .where('target', '=', set.token)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(RECENT_OPERATIONS)
+      .execute();
+    return rows.map((row) => {
+      let feedback: Record<string, unknown> = {};
+      try {
+        feedback = JSON.parse(row.feedback) as Record<string, unknown>;
+      } catch {
+        // an entry written as plain text keeps no parameters
+      }
+      const params = Object.fromEntries(
+        Object.entries(feedback).filter(([, v]) => typeof v === 'string' || typeof v === 'number'),
+      ) as Record<string, string | number>;
+      return {
+        time: row.created_at,
+        account: row.account ?? '',
+        nickname: row.nickname ?? '',
+        matter: translate(lang, row.matter, params),
+        outcome: typeof feedback.outcome === 'string' ? feedback.outcome : null,
+      };
+    });
   }
 
   function requireManagePermission(grant: Grant) {
@@ -258,6 +293,7 @@ export function createGensetService(opts: GensetServiceOptions) {
         protocols.get(set.protocol_key),
       ]);
       const manage = atLeast(rights, 'manage');
+      const operations = manage ? await recentOperations(set, caller.lang) : [];
       return {
         token: set.token,
         name: set.name,
@@ -291,6 +327,7 @@ export function createGensetService(opts: GensetServiceOptions) {
           : null,
         subscribers: Number(subscribers?.n ?? 0),
         createdAt: set.created_at,
+        operations,
       };
     },
 

@@ -25,6 +25,7 @@ import { useGensetInfo } from './api.ts';
 import { FIELD_GROUPS, PART_FIELDS, type FieldDef } from './form-fields.ts';
 import { setLinks } from './links.ts';
 import { RightsTag } from './rights-tag.tsx';
+import { OperationLog } from './operation-log.tsx';
 import { SetCodes } from './set-codes.tsx';
 import { SubscribersDrawer } from './subscribers-drawer.tsx';
 import { useConfirmDelete } from './use-delete-sets.ts';
@@ -246,6 +247,15 @@ export function GensetDetailPage() {
           {manage ? (
             <Card size="small" style={{ marginBottom: 16 }}>
               <SetCodes token={token} subscriptionCode={set.subscriptionCode} controlCode={set.controlCode} />
+            </Card>
+          ) : null}
+          {manage && set.operations ? (
+            <Card
+              size="small"
+              title={<h2 style={{ fontSize: 15, margin: 0 }}>{t('gensets.detail.operations')}</h2>}
+              style={{ marginBottom: 16 }}
+            >
+              <OperationLog operations={set.operations} />
             </Card>
           ) : null}
         </Col>

@@ -77,7 +77,7 @@ function FieldInput({ field, ...control }: { field: FieldDef } & Record<string, 
         <InputNumber
           {...control}
           style={{ width: '100%' }}
-          precision={field.precision}
+          precision={field.kind === 'int' ? 0 : undefined}
           suffix={field.unit || undefined}
           controls={false}
           inputMode={field.kind === 'int' ? 'numeric' : 'decimal'}

@@ -1,7 +1,7 @@
 // The set lists: "My gensets" (owned and subscribed) and company-wide genset management. Status filter with
 // counts, search by name or number, sortable columns, pages of 10/20/30/50, row selection with batch delete
 // (at most 20), export of the current filter, subscribing by code.
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { App as AntApp, Button, Card, Grid, Input, Space, Table, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined, ReloadOutlined, TagsOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
@@ -72,6 +72,12 @@ export function GensetList({ scope }: { scope: ListScope }) {
     }
     confirmDelete(selected, () => setSelected([]));
   };
+
+  // After deletions the page asked for may lie past the end: go to the last page there is.
+  const lastPage = list.data ? Math.max(1, Math.ceil(list.data.total / params.size)) : 1;
+  useEffect(() => {
+    if (list.data && list.data.list.length === 0 && params.page > lastPage) update({ page: lastPage });
+  }, [list.data, params.page, lastPage, update]);
 
   const title = scope === 'mylist' ? t('gensets.titles.mylist') : t('gensets.titles.list');
   const data = list.data;

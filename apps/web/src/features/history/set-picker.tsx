@@ -53,6 +53,8 @@ export function SetPicker({
       loading={sets.isFetching}
       options={options}
       optionLabelProp="label"
+      // A set chosen elsewhere (a link) may not be among the options yet: no raw token meanwhile.
+      labelRender={(chosen) => chosen.label ?? (sets.isFetching ? t('common.states.loading') : t('history.set'))}
       style={{ minWidth: 220, ...style }}
       data-testid="set-picker"
       notFoundContent={sets.isPending ? t('common.states.loading') : t('history.noSets')}

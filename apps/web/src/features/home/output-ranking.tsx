@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import type { HomeSummaryResponse } from '@genset/protocol';
 import { EChart } from '../../components/charts/echart.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
-import { formatNumber, formatValue } from '../../components/format.ts';
+import { formatValue } from '../../components/format.ts';
 
 registerCharts([BarChart, GridComponent, TooltipComponent]);
 
@@ -23,7 +23,7 @@ export function OutputRanking({ ranking }: { ranking: HomeSummaryResponse['ranki
       tooltip: {
         trigger: 'axis',
         axisPointer: { type: 'shadow' },
-        valueFormatter: (v: number) => `${formatNumber(v, 0)} kWh`,
+        valueFormatter: (v: number) => formatValue(v, 'kWh', v < 10 ? 1 : 0),
         confine: true,
       },
       xAxis: { type: 'value', show: false },
@@ -44,7 +44,7 @@ export function OutputRanking({ ranking }: { ranking: HomeSummaryResponse['ranki
           label: {
             show: true,
             position: 'right',
-            formatter: ({ value }: { value: number }) => `${formatNumber(value, 0)} kWh`,
+            formatter: ({ value }: { value: number }) => formatValue(value, 'kWh', value < 10 ? 1 : 0),
             color: '#434343',
           },
         },
@@ -76,7 +76,7 @@ export function OutputRanking({ ranking }: { ranking: HomeSummaryResponse['ranki
       <ol className="visually-hidden">
         {ranking.map((r) => (
           <li key={r.token}>
-            {r.name}: {formatValue(r.kwh, 'kWh', 0)}
+            {r.name}: {formatValue(r.kwh, 'kWh', r.kwh < 10 ? 1 : 0)}
           </li>
         ))}
       </ol>
