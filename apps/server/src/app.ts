@@ -17,6 +17,7 @@ import devicesPlugin from './plugins/devices.ts';
 import protocolsPlugin from './plugins/protocols.ts';
 import gensetsPlugin from './plugins/gensets.ts';
 import historyPlugin from './plugins/history.ts';
+import brokerAuthPlugin from './plugins/broker-auth.ts';
 import { createAuthService } from './modules/auth/service.ts';
 import { createAccountService } from './modules/account/service.ts';
 import { createCompanyService } from './modules/company/service.ts';
@@ -119,6 +120,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(protocolsPlugin, { config });
   await app.register(gensetsPlugin);
   await app.register(historyPlugin, { accounts });
+  await app.register(brokerAuthPlugin);
 
   mkdirSync(config.uploadsDir, { recursive: true });
   await app.register(fastifyStatic, {

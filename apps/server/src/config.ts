@@ -41,6 +41,7 @@ const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/)
     .default('console'),
+  MQTT_AUTH_TOKEN: z.string().min(16).optional(),
   REDIS_URL: z.string().url().optional(),
   REDIS_NAMESPACE: z
     .string()
@@ -91,6 +92,8 @@ export interface Config {
   mqttUsername?: string;
   mqttPassword?: string;
   mqttShareGroup: string;
+  /** Bearer token of `POST /mqtt/auth`, EMQX's HTTP authentication of modules (off when not set). */
+  mqttAuthToken?: string;
   /** Redis for the realtime bus, cluster membership and command replies across instances. */
   redisUrl?: string;
   redisNamespace: string;
@@ -147,6 +150,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...(e.MQTT_USERNAME ? { mqttUsername: e.MQTT_USERNAME } : {}),
     ...(e.MQTT_PASSWORD ? { mqttPassword: e.MQTT_PASSWORD } : {}),
     mqttShareGroup: e.MQTT_SHARE_GROUP,
+    ...(e.MQTT_AUTH_TOKEN ? { mqttAuthToken: e.MQTT_AUTH_TOKEN } : {}),
     ...(e.REDIS_URL ? { redisUrl: e.REDIS_URL } : {}),
     redisNamespace: e.REDIS_NAMESPACE,
     ...(e.INSTANCE_ID ? { instanceId: e.INSTANCE_ID } : {}),

@@ -2,7 +2,8 @@
 // free port: a module connects with its secret and publishes its own data, which the server's account gets
 // through its shared subscription; it can neither publish under another module nor read another module's
 // requests; wrong secrets, unknown names and modules without a broker credential are refused; --rekey gives
-// those a new secret that works after a reload.
+// those a new secret that works after a reload. EMQX's HTTP authentication (POST /mqtt/auth) answers from the
+// same database with the same topic limits.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -285,5 +286,73 @@ describe.skipIf(!existsSync(MOSQUITTO))('Mosquitto authentication generated from
     const emqx = run(['--format', 'emqx', '--out', out]);
     expect(emqx.status).toBe(1);
     expect(emqx.stderr).toContain('deploy/mqtt-auth.md');
+  });
+});
+
+describe('EMQX HTTP authentication (POST /mqtt/auth)', () => {
+  let t: TestApp;
+  const token = 'emqx-token-0123456789';
+  const key = `EMQX-${Date.now()}`;
+  let secret = '';
+
+  const ask = (payload: Record<string, unknown>, bearer = token) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/mqtt/auth',
+      headers: { authorization: `Bearer ${bearer}` },
+      payload,
+    });
+
+  beforeAll(async () => {
+    t = await createTestApp({ MQTT_AUTH_TOKEN: token, MQTT_USERNAME: SERVER_USER, MQTT_PASSWORD: SERVER_PASSWORD });
+    secret = (await t.app.devices.fleet.createModem({ companyId: 2, modemKey: key })).secret;
+  });
+  afterAll(async () => t?.close());
+
+  it('allows a module with its secret, limited to its own topics', async () => {
+    const res = await ask({ username: key, password: secret, clientid: key });
+    expect(res.statusCode).toBe(200);
+    const answer = res.json();
+    expect(answer).toMatchObject({ result: 'allow', is_superuser: false });
+    expect(answer.acl).toContainEqual({ permission: 'allow', action: 'publish', topic: `modem/${key}/data` });
+    expect(answer.acl).toContainEqual({ permission: 'allow', action: 'subscribe', topic: `modem/${key}/request` });
+    expect(answer.acl).not.toContainEqual(expect.objectContaining({ topic: `modem/${key}/plan`, action: 'publish' }));
+    expect(answer.acl.at(-1)).toEqual({ permission: 'deny', action: 'all', topic: '#' });
+  });
+
+  it('allows the server account its shared subscriptions and the modules’ down-channels', async () => {
+    const answer = (await ask({ username: SERVER_USER, password: SERVER_PASSWORD })).json();
+    expect(answer.result).toBe('allow');
+    expect(answer.acl).toContainEqual({
+      permission: 'allow',
+      action: 'subscribe',
+      topic: '$share/console/modem/+/data',
+    });
+    expect(answer.acl).toContainEqual({ permission: 'allow', action: 'publish', topic: 'modem/+/plan' });
+    expect((await ask({ username: SERVER_USER, password: 'wrong' })).json()).toEqual({
+      result: 'deny',
+      is_superuser: false,
+    });
+  });
+
+  it('denies wrong secrets, unknown modules, odd names and calls without the token', async () => {
+    const denied = { result: 'deny', is_superuser: false };
+    expect((await ask({ username: key, password: 'wrong' })).json()).toEqual(denied);
+    expect((await ask({ username: 'NOPE-1', password: secret })).json()).toEqual(denied);
+    expect((await ask({ username: 'modem/#', password: secret })).json()).toEqual(denied);
+    expect((await ask({ username: key })).json()).toEqual(denied);
+    const noToken = await ask({ username: key, password: secret }, 'guess-guess-guess');
+    expect(noToken.statusCode).toBe(200);
+    expect(noToken.json()).toEqual(denied);
+  });
+
+  it('is not there unless MQTT_AUTH_TOKEN is set', async () => {
+    const plain = await createTestApp();
+    try {
+      const res = await plain.app.inject({ method: 'POST', url: '/mqtt/auth', payload: { username: key } });
+      expect(res.statusCode).toBe(404);
+    } finally {
+      await plain.close();
+    }
   });
 });
