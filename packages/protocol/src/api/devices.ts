@@ -1,5 +1,6 @@
 // Request and response schemas of the monitoring and command calls (spec 7, "Monitoring").
 import { z } from 'zod';
+import { dataTypeSchema } from '../device-protocol/schema.ts';
 import { V } from './rules.ts';
 
 export const setToken = () =>
@@ -31,6 +32,8 @@ export type SetInfo = z.infer<typeof setInfoResponse>;
 export const monitorItem = z.object({
   key: z.string(),
   name: z.string(),
+  /** The protocol's data type: 'bit' items are on/off states. */
+  type: dataTypeSchema,
   group: z.string(),
   unit: z.string(),
   decimals: z.number().int(),

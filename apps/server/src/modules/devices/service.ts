@@ -225,6 +225,7 @@ export function createDeviceService(opts: DeviceServiceOptions) {
         return {
           key: item.key,
           name: item.name[lang],
+          type: item.type,
           group: item.group,
           unit: item.unit ?? '',
           decimals: item.decimals ?? 0,

@@ -26,16 +26,9 @@ export interface LiveItems {
   refetch: () => void;
 }
 
-/** Items that carry on/off states: bits have no unit, no decimals and no label. */
-export function isOnOff(item: Pick<MonitorItem, 'unit' | 'decimals' | 'label' | 'group' | 'key'>): boolean {
-  if (item.unit || item.decimals || item.label !== null) return false;
-  return (
-    item.key.startsWith('alarm_') ||
-    item.key.startsWith('mode_') ||
-    item.key.startsWith('common_') ||
-    item.key.startsWith('input_') ||
-    /_(normal|on_load|lock)$/.test(item.key)
-  );
+/** Items that carry on/off states (bits of the protocol). */
+export function isOnOff(item: Pick<MonitorItem, 'type' | 'label'>): boolean {
+  return item.type === 'bit' && item.label === null;
 }
 
 /** Labels of enumerated values seen so far, by set, item and value (they do not change while a page lives). */
@@ -71,13 +64,16 @@ export function useLiveItems(token: string, options: { reconnect?: boolean } = {
     });
   }, [data, labels, live?.values]);
 
-  // an enumerated value without a known label, or a state item seen for the first time: ask the list again
+  // an enumerated value without a known label, or a state item that had no reading when the list was
+  // fetched (it may be enumerated): ask the list again
+  const listed = useMemo(() => new Map((data?.items ?? []).map((item) => [item.key, item])), [data]);
   const unknown = merged.find(
     (item) =>
       item.live &&
       item.value !== null &&
       item.label === null &&
-      (labels.has(item.key) || (item.group === 'status' && !item.unit && !isOnOff(item))),
+      (labels.has(item.key) ||
+        (item.group === 'status' && item.type !== 'bit' && listed.get(item.key)?.value === null)),
   );
   const unknownKey = unknown ? `${unknown.key}:${unknown.value}` : '';
   const { refetch } = list;
