@@ -275,7 +275,9 @@ interface Row {
   name: string;
   result: LoadResult;
   serverCpu: number;
+  benchCpu: number;
   others: number;
+  connections: number;
 }
 
 async function measure(
@@ -283,16 +285,18 @@ async function measure(
   pid: number,
   url: string,
   next: (c: number, n: number) => LoadRequest,
-  rawOk = false,
+  opts: { rawOk?: boolean; connections?: number } = {},
 ): Promise<Row> {
+  const connections = opts.connections ?? P.connections;
+  const rawOk = opts.rawOk ?? false;
   const q = await waitForQuiet(P.quietWaitS * 1000);
   if (q.cores >= 0.35) log(`  machine still busy (${fmt(q.cores, 2)} cores in use by others)`);
-  if (P.warmupS > 0) await load(url, { connections: P.connections, durationMs: P.warmupS * 1000, next, rawOk });
+  if (P.warmupS > 0) await load(url, { connections, durationMs: P.warmupS * 1000, next, rawOk });
   const proc = watchProcess(pid);
   const machine = watchMachine();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  const result = await load(url, { connections: P.connections, durationMs: P.durationS * 1000, next, rawOk });
+  const result = await load(url, { connections, durationMs: P.durationS * 1000, next, rawOk });
   const p = proc.stop();
   const cpu = process.cpuUsage(cpu0);
   const benchCores = (cpu.user + cpu.system) / 1000 / (performance.now() - t0);
@@ -301,7 +305,7 @@ async function measure(
     `${name}: ${fmt(result.perSecond)} req/s, p50 ${fmt(result.latency.p50, 1)} ms, p99 ${fmt(result.latency.p99, 1)} ms, ` +
       `${result.errors} errors${result.firstError ? ` (${result.firstError})` : ''}`,
   );
-  return { name, result, serverCpu: p.cpuPercent, others };
+  return { name, result, serverCpu: p.cpuPercent, benchCpu: benchCores * 100, others, connections };
 }
 
 async function main() {
@@ -322,6 +326,16 @@ async function main() {
   const bare = { port: await freePort() };
   let server: Awaited<ReturnType<typeof startServerChild>> | null = null;
   let bareChild: ReturnType<typeof spawnNode> | null = null;
+  // Interrupted: stop the child processes and remove the data directory before leaving.
+  const interrupted = () => {
+    log('interrupted: stopping the servers');
+    void Promise.allSettled([bareChild?.stop(), server?.stop()]).then(() => {
+      if (!P.keep) rmSync(dataDir, { recursive: true, force: true });
+      process.exit(130);
+    });
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
   try {
     const t0 = performance.now();
     const seeded = await seed(dbFile);
@@ -337,7 +351,7 @@ async function main() {
         bareChild.pid,
         bareUrl,
         () => ({ path: '/yewu/bare', headers: {}, body: '{}' }),
-        true,
+        { rawOk: true },
       ),
     );
     await bareChild.stop();
@@ -389,6 +403,32 @@ async function main() {
       }),
     );
 
+    // The same calls from one connection: what a single user waits for when the server is not loaded.
+    const single: Row[] = [];
+    const mylistAll = JSON.stringify({ status: 'all', page: 1, size: 20 });
+    single.push(
+      await measure(
+        'mylist all, page 1 (1 connection)',
+        server.pid,
+        server.url,
+        () => ({ path: '/yewu/genset/mylist', headers: signedHeaders(utokens[0]!), body: mylistAll }),
+        { connections: 1 },
+      ),
+    );
+    single.push(
+      await measure(
+        'getstatus (1 connection)',
+        server.pid,
+        server.url,
+        (_c, n) => ({
+          path: '/yewu/devicedata/getstatus',
+          headers: signedHeaders(utokens[0]!),
+          body: JSON.stringify({ token: seeded.visible[0]![n % seeded.visible[0]!.length] }),
+        }),
+        { connections: 1 },
+      ),
+    );
+
     // Three-month chart of one item, one request at a time (what a user waits for when opening it).
     await waitForQuiet(P.quietWaitS * 1000);
     const chartBody = JSON.stringify({ token: seeded.chartToken, items: ['gen_kw'], range: 'threeMonths' });
@@ -420,7 +460,7 @@ async function main() {
     console.log(`Machine: ${machine}`);
     console.log(`Server: ${server.command}\n`);
     console.log(
-      `1. ${P.connections} keep-alive connections, closed loop, ${P.durationS} s each; latency = request written to body read\n`,
+      `1. Keep-alive connections (conns), closed loop, ${P.durationS} s each after ${P.warmupS} s warm-up; latency = request written to body read\n`,
     );
     const bareRate = rows[0]!.result.perSecond;
     console.log(
@@ -440,6 +480,7 @@ async function main() {
         ],
         rows.map((r) => [
           r.name,
+          String(r.connections),
           totals.has(r.name) ? `${totals.get(`${r.name}#rows`)} (${fmt(totals.get(r.name)!)})` : '',
           fmt(r.result.perSecond),
           `${fmt((r.result.perSecond / bareRate) * 100, 1)} %`,
@@ -449,6 +490,7 @@ async function main() {
           fmt(r.result.bytesPerAnswer),
           fmt(r.result.errors),
           fmt(r.serverCpu),
+          fmt(r.benchCpu),
           fmt(r.others, 2),
         ]),
       ),

@@ -421,6 +421,14 @@ describe('lists', () => {
     expect((await order('lastSeen', 'asc')).slice(0, 2).sort()).toEqual(['Alpha offline', 'Bravo offline'].sort());
   });
 
+  it('orders names naturally: case ignored, numbers as numbers', async () => {
+    for (const name of ['Pump 10', 'pump 2', 'Pump 1', 'Pümp 3']) await addSet(owner, { name });
+    const names = (await mylist({ search: 'p' })).data.list
+      .map((r: { name: string }) => r.name)
+      .filter((n: string) => /^p/i.test(n));
+    expect(names).toEqual(['Pump 1', 'pump 2', 'Pümp 3', 'Pump 10']);
+  });
+
   it('rows carry status, alarms, latest values, rights and ownership', async () => {
     const row = (await mylist({ search: 'foxtrot' })).data.list[0];
     expect(row).toMatchObject({

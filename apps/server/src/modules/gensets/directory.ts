@@ -23,7 +23,7 @@ export interface DirectoryEntry {
   status: number;
   alarmCount: number;
   lastSeen: number | null;
-  /** Position in the order of names (numbers compared as numbers, case ignored), then of ids. */
+  /** Position in the natural order of names (see naturalKey), then of ids. */
   nameRank: number;
   numberRank: number;
 }
@@ -34,7 +34,22 @@ interface Snapshot {
   byCompany: Map<number, DirectoryEntry[]>;
 }
 
-const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+/** Rows read per query while loading. */
+const LOAD_SLICE = 2000;
+
+/**
+ * A key whose plain order is the natural order of the text: case and accents ignored, runs of digits
+ * compared as numbers ("Set 2" before "Set 10").
+ */
+export function naturalKey(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/\d+/g, (digits) => digits.replace(/^0+(?=\d)/, '').padStart(20, '0'));
+}
+
+const compareKeys = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export function createSetDirectory(opts: { db: Db; bus: RealtimeBus; log: FastifyBaseLogger; maxAgeMs?: number }) {
   const { db } = opts;
@@ -48,50 +63,74 @@ export function createSetDirectory(opts: { db: Db; bus: RealtimeBus; log: Fastif
   /** Bus updates seen while a load runs, applied again over its result (it may have read older rows). */
   let duringLoad: Map<number, Partial<DirectoryEntry>> | null = null;
 
+  /** Sort keys by name or number text, kept across reloads (names rarely change). */
+  const sortKeys = new Map<string, string>();
+  function sortKey(text: string): string {
+    let key = sortKeys.get(text);
+    if (key === undefined) {
+      key = naturalKey(text);
+      if (sortKeys.size > 200_000) sortKeys.clear();
+      sortKeys.set(text, key);
+    }
+    return key;
+  }
+
   async function load(): Promise<Snapshot> {
     const startedGeneration = generation;
     duringLoad = new Map();
     try {
-      const rows = await db
-        .selectFrom('genset as g')
-        .leftJoin('set_latest as l', 'l.genset_id', 'g.id')
-        .leftJoin('users as o', 'o.id', 'g.owner_user_id')
-        .select([
-          'g.id',
-          'g.company_id',
-          'g.owner_user_id',
-          'o.department_id',
-          'g.name',
-          'g.number',
-          'g.search_text',
-          'g.created_at',
-          'l.status',
-          'l.alarm_count',
-          'l.device_ts',
-        ])
-        .where('g.deleted_at', 'is', null)
-        .execute();
-      const entries: (DirectoryEntry & { name: string; number: string })[] = rows.map((r) => ({
-        id: r.id,
-        companyId: r.company_id,
-        ownerUserId: r.owner_user_id,
-        ownerDepartmentId: r.department_id ?? null,
-        search: r.search_text,
-        createdAt: r.created_at,
-        status: r.status ?? 0,
-        alarmCount: r.alarm_count ?? 0,
-        lastSeen: r.device_ts ?? null,
-        nameRank: 0,
-        numberRank: 0,
-        name: r.name,
-        number: r.number ?? '',
-      }));
-      [...entries].sort((a, b) => collator.compare(a.name, b.name) || a.id - b.id).forEach((e, i) => (e.nameRank = i));
+      const entries: (DirectoryEntry & { nameKey: string; numberKey: string })[] = [];
+      // In slices by id, so that a reload never holds the event loop (and the database) for long.
+      for (let after = 0; ;) {
+        const rows = await db
+          .selectFrom('genset as g')
+          .leftJoin('set_latest as l', 'l.genset_id', 'g.id')
+          .leftJoin('users as o', 'o.id', 'g.owner_user_id')
+          .select([
+            'g.id',
+            'g.company_id',
+            'g.owner_user_id',
+            'o.department_id',
+            'g.name',
+            'g.number',
+            'g.search_text',
+            'g.created_at',
+            'l.status',
+            'l.alarm_count',
+            'l.device_ts',
+          ])
+          .where('g.deleted_at', 'is', null)
+          .where('g.id', '>', after)
+          .orderBy('g.id')
+          .limit(LOAD_SLICE)
+          .execute();
+        for (const r of rows)
+          entries.push({
+            id: r.id,
+            companyId: r.company_id,
+            ownerUserId: r.owner_user_id,
+            ownerDepartmentId: r.department_id ?? null,
+            search: r.search_text,
+            createdAt: r.created_at,
+            status: r.status ?? 0,
+            alarmCount: r.alarm_count ?? 0,
+            lastSeen: r.device_ts ?? null,
+            nameRank: 0,
+            numberRank: 0,
+            nameKey: sortKey(r.name),
+            numberKey: sortKey(r.number ?? ''),
+          });
+        if (rows.length < LOAD_SLICE) break;
+        after = rows[rows.length - 1]!.id;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      const byName = [...entries].sort((a, b) => compareKeys(a.nameKey, b.nameKey) || a.id - b.id);
+      byName.forEach((e, i) => (e.nameRank = i));
       [...entries]
-        .sort((a, b) => collator.compare(a.number, b.number) || a.nameRank - b.nameRank)
+        .sort((a, b) => compareKeys(a.numberKey, b.numberKey) || a.nameRank - b.nameRank)
         .forEach((e, i) => (e.numberRank = i));
       const next: Snapshot = { byId: new Map(), byOwner: new Map(), byCompany: new Map() };
-      for (const { name: _name, number: _number, ...entry } of entries) {
+      for (const { nameKey: _name, numberKey: _number, ...entry } of entries) {
         next.byId.set(entry.id, entry);
         if (entry.ownerUserId !== null) push(next.byOwner, entry.ownerUserId, entry);
         push(next.byCompany, entry.companyId, entry);
