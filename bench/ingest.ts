@@ -7,7 +7,7 @@
 //   3. the server's resident memory with many connected, mostly idle modules;
 //   4. what a bare Aedes broker (no authentication, no ingestion) forwards with the same messages.
 // Parameters (environment) are listed in BENCHMARKS.md.
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,7 +35,20 @@ import {
   type Child,
 } from './lib/proc.ts';
 import { summariseProfile } from './lib/profile.ts';
-import { ADMIN, openStore, seedModules, signIn, startServerChild, type SeededModule } from './lib/server.ts';
+import pg from 'pg';
+import {
+  ADMIN,
+  openPgStore,
+  openStore,
+  seedModules,
+  signIn,
+  startClusterInstance,
+  startServerChild,
+  type SeededModule,
+  type ServerChild,
+  type Store,
+} from './lib/server.ts';
+import { MOSQUITTO_BIN, startMosquitto } from './lib/mosquitto.ts';
 import { fmt, mib, sleep, summary, table, waitUntil } from './lib/stats.ts';
 import { openWatchers, type Watchers } from './lib/ws.ts';
 
@@ -65,6 +78,11 @@ const P = {
   quietWaitS: intEnv('BENCH_QUIET_WAIT_S', 60, 0, 3600),
   phases: new Set((process.env.BENCH_PHASES || 'ingest,broker,connections').split(',').map((s) => s.trim())),
   cpuProf: process.env.BENCH_CPU_PROF === '1',
+  /** `embedded`: one server with its own broker on SQLite; `cluster`: PostgreSQL, Mosquitto, Redis, N instances. */
+  setup: process.env.BENCH_SETUP === 'cluster' ? ('cluster' as const) : ('embedded' as const),
+  instances: intEnv('BENCH_INSTANCES', 1, 1, 4),
+  databaseUrl: process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
+  redisUrl: process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379',
   keep: process.env.BENCH_KEEP_DATA === '1',
 };
 const ENV_KEYS = [
@@ -80,6 +98,10 @@ const ENV_KEYS = [
   'BENCH_PHASES',
   'BENCH_CPU_PROF',
   'BENCH_KEEP_DATA',
+  'BENCH_SETUP',
+  'BENCH_INSTANCES',
+  'BENCH_DATABASE_URL',
+  'BENCH_REDIS_URL',
 ];
 const SECRET = 'bench-secret-2026';
 const DRAIN_TIMEOUT_MS = 60_000;
@@ -119,8 +141,18 @@ interface Measured<T> {
 }
 
 /** Runs one phase while measuring a child of ours (CPU, peak RSS), this process and the whole machine. */
-async function measured<T>(pid: number, body: () => Promise<T>): Promise<Measured<T>> {
-  const proc = watchProcess(pid);
+async function measured<T>(pids: number | number[], body: () => Promise<T>): Promise<Measured<T>> {
+  const procs = (Array.isArray(pids) ? pids : [pids]).map((pid) => watchProcess(pid));
+  const proc = {
+    stop() {
+      const all = procs.map((w) => w.stop());
+      return {
+        peakRssKb: all.reduce((sum, a) => sum + a.peakRssKb, 0),
+        rssKb: all.reduce((sum, a) => sum + a.rssKb, 0),
+        cpuPercent: all.reduce((sum, a) => sum + a.cpuPercent, 0),
+      };
+    },
+  };
   const machine = watchMachine();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
@@ -161,12 +193,67 @@ function verdict(row: IngestRow): string {
   return kept ? 'sustained' : 'behind';
 }
 
-async function ingestPhase(dataDir: string, dbFile: string, seeded: SeededModule[]) {
+interface Setup {
+  /** The instance the watchers use. */
+  server: ServerChild;
+  /** Every process the figures count (server instances, and the broker when it is separate). */
+  pids: number[];
+  store: Store;
+  stop(): Promise<void>;
+  command: string;
+  logLines(): string[];
+}
+
+async function embeddedSetup(dataDir: string, dbFile: string): Promise<Setup> {
   const profDir = join(dataDir, 'profile');
-  const spawnedAt = performance.now();
   const server = await startServerChild(dataDir, P.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []);
   log(`server pid ${server.pid} on ${server.url}, MQTT port ${server.mqttPort}`);
-  const store = openStore(dbFile);
+  return {
+    server,
+    pids: [server.pid],
+    store: openStore(dbFile),
+    stop: () => server.stop(),
+    command: server.command,
+    logLines: () => server.logLines(),
+  };
+}
+
+async function clusterSetup(dataDir: string, dbUrl: string): Promise<Setup> {
+  const broker = await startMosquitto();
+  const namespace = `bench${Date.now().toString(36)}`;
+  const instances: ServerChild[] = [];
+  for (let i = 0; i < P.instances; i++) {
+    const dir = join(dataDir, `instance-${i + 1}`);
+    mkdirSync(dir, { recursive: true });
+    const params = {
+      dbUrl,
+      mqttUrl: `mqtt://127.0.0.1:${broker.port}`,
+      redisUrl: P.redisUrl,
+      namespace,
+      instanceId: `i${i + 1}`,
+    };
+    instances.push(await startClusterInstance(dir, params, broker.port));
+    log(`instance ${i + 1} pid ${instances[i]!.pid} on ${instances[i]!.url}`);
+  }
+  log(`Mosquitto pid ${broker.pid} on port ${broker.port}; ${P.instances} instance(s) share its traffic`);
+  await sleep(2500); // the instances learn of each other (membership is stamped every second)
+  return {
+    server: instances[0]!,
+    pids: [...instances.map((i) => i.pid), broker.pid],
+    store: await openPgStore(dbUrl),
+    async stop() {
+      for (const i of instances) await i.stop();
+      await broker.stop();
+    },
+    command: [...instances.map((i) => i.command), broker.command].join('\n     '),
+    logLines: () => instances.flatMap((i) => i.logLines()),
+  };
+}
+
+async function ingestPhase(dataDir: string, setup: Setup, seeded: SeededModule[]) {
+  const profDir = join(dataDir, 'profile');
+  const spawnedAt = performance.now();
+  const { server, store } = setup;
   const rows: IngestRow[] = [];
   let modules: BenchModule[] = [];
   let watchers: Watchers | null = null;
@@ -179,8 +266,8 @@ async function ingestPhase(dataDir: string, dbFile: string, seeded: SeededModule
       window: P.window,
       drainTimeoutMs: DRAIN_TIMEOUT_MS,
     });
-    if (!warm.drained || store.samples() !== warm.sent)
-      throw new Error(`warm-up lost data: sent ${warm.sent}, stored ${store.samples()}`);
+    if (!warm.drained || (await store.samples()) !== warm.sent)
+      throw new Error(`warm-up lost data: sent ${warm.sent}, stored ${await store.samples()}`);
     const utoken = await signIn(server.url, ADMIN.account, ADMIN.password);
     watchers = await openWatchers(
       server.url,
@@ -191,16 +278,16 @@ async function ingestPhase(dataDir: string, dbFile: string, seeded: SeededModule
     for (const rate of P.rates) {
       await quietGate();
       firstPhaseAt ||= performance.now();
-      const before = store.samples();
+      const before = await store.samples();
       log(`offering ${rateLabel(rate)} for ${P.durationS} s`);
       watchers.startPhase();
-      const m = await measured(server.pid, () =>
+      const m = await measured(setup.pids, () =>
         runPhase(modules, rate, P.durationS * 1000, { window: P.window, drainTimeoutMs: DRAIN_TIMEOUT_MS }),
       );
       await sleep(200);
       const latencies = watchers.take();
-      const stored = store.samples() - before;
-      const lastSeqs = store.lastSeqs('bench-m-');
+      const stored = (await store.samples()) - before;
+      const lastSeqs = await store.lastSeqs('bench-m-');
       const acksOk = modules.every((mod) => lastSeqs.get(mod.key) === mod.seq && mod.confirmed === mod.seq);
       rows.push({ ...m, stored, acksOk, ws: summary(latencies) });
       const r = m.value;
@@ -216,25 +303,25 @@ async function ingestPhase(dataDir: string, dbFile: string, seeded: SeededModule
       FINAL_DRAIN_TIMEOUT_MS,
       50,
     );
-    const lastSeqs = store.lastSeqs('bench-m-');
+    const lastSeqs = await store.lastSeqs('bench-m-');
     total = {
       sent: modules.reduce((sum, mod) => sum + mod.seq, 0),
-      stored: store.samples(),
+      stored: await store.samples(),
       drained,
       acksOk: modules.every((mod) => lastSeqs.get(mod.key) === mod.seq && mod.confirmed === mod.seq),
     };
   } finally {
     watchers?.close();
     await closeModules(modules);
-    store.close();
-    await server.stop();
+    await store.close();
+    await setup.stop();
   }
   let profile: ReturnType<typeof summariseProfile> | null = null;
   if (P.cpuProf) {
     const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
     if (file) profile = summariseProfile(join(profDir, file), firstPhaseAt - spawnedAt);
   }
-  return { rows, total, warnings: server.logLines(), profile, command: server.command };
+  return { rows, total, warnings: setup.logLines(), profile, command: setup.command };
 }
 
 async function brokerPhase(seeded: SeededModule[]) {
@@ -321,7 +408,7 @@ async function connectionsPhase(dataDir: string, dbFile: string, list: SeededMod
   const watch = watchProcess(server.pid, 500);
   const machine = watchMachine();
   try {
-    const before = store.samples();
+    const before = await store.samples();
     const connected = await nextMessage(conn, 'connected', 15 * 60_000);
     log(`${fmt(connected.ok)} connected, ${connected.failed} failed in ${fmt(connected.ms / 1000, 1)} s`);
     if (connected.firstError) log(`  first failure: ${connected.firstError}`);
@@ -342,7 +429,7 @@ async function connectionsPhase(dataDir: string, dbFile: string, list: SeededMod
     });
     await sleep(2000);
     const afterPublish = procSample(server.pid);
-    const stored = store.samples() - before;
+    const stored = (await store.samples()) - before;
     log(
       `published ${fmt(published.published)}, acked ${fmt(published.acked)}, stored ${fmt(stored)}; ` +
         `server RSS ${mib(afterPublish.rssKb)}`,
@@ -367,7 +454,7 @@ async function connectionsPhase(dataDir: string, dbFile: string, list: SeededMod
   } finally {
     watch.stop();
     await conn.stop();
-    store.close();
+    await store.close();
     await server.stop();
   }
 }
@@ -378,7 +465,11 @@ type ConnectionsOutcome = Awaited<ReturnType<typeof connectionsPhase>>;
 
 function printIngest(ingest: IngestOutcome, perSnapshot: number) {
   console.log(
-    `1+2. Ingestion by the server (embedded broker, SQLite), ${P.modules} modules, ${P.durationS} s per rate`,
+    `1+2. Ingestion by ${
+      P.setup === 'cluster'
+        ? `${P.instances} server instance(s) (PostgreSQL, Mosquitto with a shared subscription, Redis; CPU and RSS summed over the instances and Mosquitto)`
+        : 'the server (embedded broker, SQLite)'
+    }, ${P.modules} modules, ${P.durationS} s per rate`,
   );
   console.log(`     server: ${ingest.command}\n`);
   const verdicts = ingest.rows.map(verdict);
@@ -517,6 +608,16 @@ function printConnections(c: ConnectionsOutcome) {
   );
 }
 
+async function pgAdmin(sqlText: string) {
+  const client = new pg.Client({ connectionString: P.databaseUrl });
+  await client.connect();
+  try {
+    await client.query(sqlText);
+  } finally {
+    await client.end();
+  }
+}
+
 async function main() {
   const started = Date.now();
   const machine =
@@ -536,10 +637,16 @@ async function main() {
   );
 
   const dataDir = mkdtempSync(join(tmpdir(), 'genset-bench-'));
-  const dbFile = join(dataDir, 'console.db');
+  const cluster = P.setup === 'cluster';
+  if (cluster && !existsSync(MOSQUITTO_BIN)) throw new Error(`BENCH_SETUP=cluster needs ${MOSQUITTO_BIN}`);
+  // The several-instance setup runs on a database of its own, made here and dropped at the end.
+  const pgDatabase = `bench_${Date.now().toString(36)}`;
+  const dbUrl = cluster ? Object.assign(new URL(P.databaseUrl), { pathname: `/${pgDatabase}` }).toString() : '';
+  const dbFile = cluster ? dbUrl : join(dataDir, 'console.db');
+  if (cluster) await pgAdmin(`create database ${pgDatabase}`);
   try {
     const t0 = performance.now();
-    const withConnections = P.phases.has('connections') && P.connections > 0;
+    const withConnections = P.phases.has('connections') && P.connections > 0 && P.setup !== 'cluster';
     const seeded = await seedModules(
       dbFile,
       [
@@ -553,9 +660,17 @@ async function main() {
         `in ${fmt((performance.now() - t0) / 1000, 1)} s (${dbFile})`,
     );
     const mods = seeded['bench-m-']!;
-    const ingest = P.phases.has('ingest') ? await ingestPhase(dataDir, dbFile, mods) : null;
-    const broker = P.phases.has('broker') ? await brokerPhase(mods) : null;
-    const connections = withConnections ? await connectionsPhase(dataDir, dbFile, seeded['bench-c-']!) : null;
+    const ingest = P.phases.has('ingest')
+      ? await ingestPhase(
+          dataDir,
+          cluster ? await clusterSetup(dataDir, dbUrl) : await embeddedSetup(dataDir, dbFile),
+          mods,
+        )
+      : null;
+    // The bare-broker comparison and the many-connections phase are about the embedded broker.
+    const broker = P.phases.has('broker') && !cluster ? await brokerPhase(mods) : null;
+    const connections =
+      withConnections && !cluster ? await connectionsPhase(dataDir, dbFile, seeded['bench-c-']!) : null;
 
     console.log(`\n=== Results of: ${commandLine()} ===`);
     console.log(`Machine: ${machine}`);
@@ -571,8 +686,11 @@ async function main() {
     }
     console.log(`\nTotal time ${fmt((Date.now() - started) / 1000)} s`);
   } finally {
-    if (P.keep) console.log(`Data kept in ${dataDir}`);
-    else rmSync(dataDir, { recursive: true, force: true });
+    if (P.keep) console.log(`Data kept in ${dataDir}${cluster ? ` and database ${pgDatabase}` : ''}`);
+    else {
+      rmSync(dataDir, { recursive: true, force: true });
+      if (cluster) await pgAdmin(`drop database if exists ${pgDatabase} with (force)`);
+    }
   }
 }
 

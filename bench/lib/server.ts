@@ -3,6 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import pg from 'pg';
 import { computeSign, DEFAULT_SIGN_SECRET, layoutS } from '@genset/protocol';
 import { openDatabase } from '../../apps/server/src/db/database.ts';
 import { createFleet } from '../../apps/server/src/modules/devices/fleet.ts';
@@ -106,8 +107,73 @@ export async function signIn(url: string, account: string, password: string): Pr
   return body.data.utoken;
 }
 
+export interface ClusterParams {
+  dbUrl: string;
+  mqttUrl: string;
+  redisUrl: string;
+  namespace: string;
+  instanceId: string;
+}
+
+/** One instance of the several-instance setup: PostgreSQL, an external broker, Redis. */
+export async function startClusterInstance(dataDir: string, c: ClusterParams, mqttPort: number): Promise<ServerChild> {
+  const httpPort = await freePort();
+  const env = {
+    DATA_DIR: dataDir,
+    DATABASE_URL: c.dbUrl,
+    MQTT_URL: c.mqttUrl,
+    MQTT_SHARE_GROUP: c.namespace,
+    REDIS_URL: c.redisUrl,
+    REDIS_NAMESPACE: c.namespace,
+    INSTANCE_ID: c.instanceId,
+    DEMO: '0',
+    PORT: String(httpPort),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    WEB_DIST: join(dataDir, 'no-web'),
+    ADMIN_ACCOUNT: ADMIN.account,
+    ADMIN_PASSWORD: ADMIN.password,
+  };
+  const child = spawnNode('src/main.ts', { cwd: SERVER_DIR, env });
+  await waitForPort(child, httpPort, 60_000);
+  return {
+    ...child,
+    url: `http://127.0.0.1:${httpPort}`,
+    httpPort,
+    mqttPort,
+    logLines: () =>
+      child.output
+        .join('')
+        .split('\n')
+        .filter((l) => l.trim() && !l.includes('console not built')),
+  };
+}
+
+export interface Store {
+  samples(): Promise<number>;
+  lastSeqs(prefix: string): Promise<Map<string, number>>;
+  close(): Promise<void>;
+}
+
+const LAST_SEQS =
+  'select m.modem_key as k, (select max(seq) from sample s where s.modem_id = m.id) as s from modem m where m.modem_key like $1';
+
+/** The same counts from PostgreSQL. */
+export async function openPgStore(url: string): Promise<Store> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  return {
+    samples: async () => Number((await client.query('select count(*) as n from sample')).rows[0].n),
+    async lastSeqs(prefix) {
+      const rows = (await client.query(LAST_SEQS, [`${prefix}%`])).rows as { k: string; s: string | null }[];
+      return new Map(rows.map((r) => [r.k, Number(r.s ?? 0)]));
+    },
+    close: () => client.end(),
+  };
+}
+
 /** Read-only view of the server's SQLite file, to count what was stored. */
-export function openStore(dbFile: string) {
+export function openStore(dbFile: string): Store {
   const db = new DatabaseSync(dbFile, { readOnly: true });
   const count = db.prepare('select count(*) as n from sample');
   // The highest seq stored per module, from the samples themselves (`modem.last_seq` is written every few
@@ -116,11 +182,11 @@ export function openStore(dbFile: string) {
     'select m.modem_key as k, (select max(seq) from sample s where s.modem_id = m.id) as s from modem m where m.modem_key like ?',
   );
   return {
-    samples: () => Number((count.get() as { n: number }).n),
-    lastSeqs(prefix: string): Map<string, number> {
+    samples: async () => Number((count.get() as { n: number }).n),
+    async lastSeqs(prefix: string) {
       const rows = lastSeqs.all(`${prefix}%`) as { k: string; s: number }[];
       return new Map(rows.map((r) => [r.k, Number(r.s)]));
     },
-    close: () => db.close(),
+    close: async () => db.close(),
   };
 }
