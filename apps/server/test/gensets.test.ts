@@ -565,6 +565,17 @@ describe('codes', () => {
   });
 });
 
+describe('OpenAPI document', () => {
+  it('lists the set and subscription calls with their schemas', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/yewu/docs/json' })).json();
+    for (const p of ['add', 'update', 'del', 'info', 'list', 'mylist', 'export', 'protocols', 'resetcodes'])
+      expect(doc.paths[`/yewu/genset/${p}`]?.post, p).toBeTruthy();
+    for (const p of ['add', 'list', 'update', 'del']) expect(doc.paths[`/yewu/sub/${p}`]?.post, p).toBeTruthy();
+    const add = doc.paths['/yewu/genset/add'].post.requestBody.content['application/json'].schema;
+    expect(add.required).toEqual(expect.arrayContaining(['name', 'protocolKey']));
+  });
+});
+
 describe('demo fleet', () => {
   let demo: TestApp;
   beforeAll(async () => {
