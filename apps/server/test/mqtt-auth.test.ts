@@ -34,25 +34,19 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** Mosquitto with the configuration of deploy/mosquitto, its paths moved to `dir` and a free local port. */
 async function startMosquitto(dir: string, port: number): Promise<ChildProcess> {
+  const shipped = readFileSync(join(REPO_ROOT, 'deploy/mosquitto/mosquitto.conf'), 'utf8');
   const conf = join(dir, 'mosquitto.conf');
   writeFileSync(
     conf,
-    [
-      `listener ${port} 127.0.0.1`,
-      'allow_anonymous false',
-      `password_file ${join(dir, 'passwords')}`,
-      `acl_file ${join(dir, 'acl')}`,
-      'persistence false',
+    shipped
+      .replaceAll('/mosquitto/config/auth/', `${dir}/`)
+      .replaceAll('/mosquitto/data/', `${dir}/`)
+      .replace(/^listener 1883$/m, `listener ${port} 127.0.0.1`)
+      .replace(/^persistence true$/m, 'persistence false') +
       // Run as whoever runs the test (as root Mosquitto would otherwise switch to its own user).
-      `user ${userInfo().username}`,
-      'log_dest stderr',
-      'log_type error',
-      'log_type warning',
-      'log_type notice',
-      'log_type information',
-      '',
-    ].join('\n'),
+      `\nuser ${userInfo().username}\nlog_type information\n`,
   );
   const child = spawn(MOSQUITTO, ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
@@ -262,20 +256,31 @@ describe.skipIf(!existsSync(MOSQUITTO))('Mosquitto authentication generated from
         env: { ...process.env, INIT_CWD: REPO_ROOT, ...env },
       });
     const database = PG_URL ? ['--database', PG_URL, '--schema', schema] : ['--database', t.config.databaseUrl];
-    const ok = run(['--format', 'mosquitto', '--out', out, ...database], {
-      MQTT_USERNAME: SERVER_USER,
-      MQTT_PASSWORD: SERVER_PASSWORD,
-    });
+    const owner = `${process.getuid!()}:${process.getgid!()}`;
+    const marker = join(dir, 'reloaded');
+    const ok = run(
+      ['--format', 'mosquitto', '--out', out, ...database, '--chown', owner, '--on-change', `touch ${marker}`],
+      { MQTT_USERNAME: SERVER_USER, MQTT_PASSWORD: SERVER_PASSWORD },
+    );
     expect(ok.stderr).toBe('');
     expect(ok.status).toBe(0);
     expect(ok.stdout).toContain('3 modules and the server account "console"');
     expect(readFileSync(join(out, 'passwords'), 'utf8')).toContain(`${modems.L!.key}:$7$`);
+    expect(existsSync(marker)).toBe(true);
+    rmSync(marker);
     expect(
-      run(['--format', 'mosquitto', '--out', out, ...database], {
+      run(['--format', 'mosquitto', '--out', out, ...database, '--on-change', `touch ${marker}`], {
         MQTT_USERNAME: SERVER_USER,
         MQTT_PASSWORD: SERVER_PASSWORD,
       }).stdout,
     ).toContain('(unchanged)');
+    expect(existsSync(marker)).toBe(false);
+    const badOwner = run(['--out', out, ...database, '--chown', 'mosquitto'], {
+      MQTT_USERNAME: SERVER_USER,
+      MQTT_PASSWORD: SERVER_PASSWORD,
+    });
+    expect(badOwner.status).toBe(1);
+    expect(badOwner.stderr).toContain('--chown takes numeric <uid>:<gid>');
 
     const noAccount = run(['--format', 'mosquitto', '--out', out, ...database], {
       MQTT_USERNAME: '',
