@@ -146,7 +146,7 @@ describe('list and info', () => {
     expect(d.commands).toEqual(layoutS.commands);
     expect(d.configMenus).toEqual(layoutS.configMenus);
     expect(d.configParams).toEqual(layoutS.configParams);
-    expect(d.configReadBlocks).toEqual([{ fc: 3, start: 4096, count: 21 }]);
+    expect(d.configReadBlocks).toEqual([{ fc: 3, start: 4096, count: 22 }]);
     expect(d.moduleStatus.find((m: any) => m.key === 'alarm_emergency_stop')).toMatchObject({
       fc: 1,
       address: 16,
@@ -155,16 +155,33 @@ describe('list and info', () => {
     });
     expect(d.moduleStatus.find((m: any) => m.key === 'engine_state').enum).toHaveLength(16);
     expect(d.moduleStatus.some((m: any) => m.key === 'gen_kw')).toBe(false);
-    expect(d.dropdowns).toEqual([
+    expect(d.dropdowns[0]).toEqual({
+      param: 'rated_frequency',
+      name: expect.objectContaining({ 'en-US': 'Rated frequency' }),
+      menu: 'generator',
+      options: [expect.objectContaining({ value: 50 }), expect.objectContaining({ value: 60 })],
+    });
+    expect(d.dropdowns.map((dropdown: any) => dropdown.param)).toEqual([
+      'rated_frequency',
+      'mains_fail_auto_start',
+      'idle_start',
+      'panel_language',
+    ]);
+    // A dropdown at bits of a register says which bits its values are written to.
+    const coordinate = { menuPath: ['options'], fc: 3, address: 4096 + 21, registers: 1, writeFc: 6 };
+    expect(d.coordinates).toEqual([
       {
         param: 'rated_frequency',
-        name: expect.objectContaining({ 'en-US': 'Rated frequency' }),
-        menu: 'generator',
-        options: [expect.objectContaining({ value: 50 }), expect.objectContaining({ value: 60 })],
+        menuPath: ['generator'],
+        fc: 3,
+        address: 4096 + 19,
+        registers: 1,
+        writeFc: 6,
+        bits: null,
       },
-    ]);
-    expect(d.coordinates).toEqual([
-      { param: 'rated_frequency', menuPath: ['generator'], fc: 3, address: 4096 + 19, registers: 1, writeFc: 6 },
+      { param: 'mains_fail_auto_start', ...coordinate, bits: { start: 0, count: 1 } },
+      { param: 'idle_start', ...coordinate, bits: { start: 1, count: 1 } },
+      { param: 'panel_language', ...coordinate, bits: { start: 4, count: 2 } },
     ]);
     expect(d.statusRules.modeItem).toBe('mode');
   });
@@ -330,7 +347,7 @@ describe('versions', () => {
     const { id } = (await add(sampleDocument('acme-lists'))).data;
     const info = (await call(t.app, 'GET', `/protocol/info/${id}`, { token: admin })).data;
     expect(info.moduleItems.map((m: any) => m.source)).toContain('hello.firmware');
-    expect(info.optionLists.map((l: any) => l.key)).toEqual(['rated_frequency']);
+    expect(info.optionLists.map((l: any) => l.key)).toEqual(['rated_frequency', 'switch', 'panel_language']);
 
     const attempts = { value: 3, label: protocolText('3', '3次', '3次', '3 раза', '3 veces', '3 kez') };
     const optionLists = [...info.optionLists, { key: 'attempts', name: info.optionLists[0].name, options: [attempts] }];
@@ -347,7 +364,12 @@ describe('versions', () => {
     });
     expect(saved).toMatchObject({ code: 200, data: { id, created: false } });
     const after = (await call(t.app, 'GET', `/protocol/info/${id}`, { token: admin })).data;
-    expect(after.optionLists.map((l: any) => l.key)).toEqual(['rated_frequency', 'attempts']);
+    expect(after.optionLists.map((l: any) => l.key)).toEqual([
+      'rated_frequency',
+      'switch',
+      'panel_language',
+      'attempts',
+    ]);
     expect(after.configParams.find((p: any) => p.key === 'crank_attempts')).toMatchObject({ optionList: 'attempts' });
     expect(after.moduleItems.at(-1)).toMatchObject({ key: 'door', source: 'inputs', input: 'door', unit: '' });
 
@@ -372,6 +394,45 @@ describe('versions', () => {
     const last = (await call(t.app, 'GET', `/protocol/info/${id}`, { token: admin })).data;
     expect(last.configParams.find((p: any) => p.key === 'crank_attempts').optionList).toBeUndefined();
     expect(last.configParams.find((p: any) => p.key === 'rated_frequency').options).toBeUndefined();
+  });
+
+  it('moves a dropdown to other bits of its register; overlapping bits are refused at the parameter', async () => {
+    const { id } = (await add(sampleDocument('acme-bits'))).data;
+    const info = (await call(t.app, 'GET', `/protocol/info/${id}`, { token: admin })).data;
+    const at = (key: string) => info.configParams.findIndex((p: any) => p.key === key);
+    const withBits = (key: string, bits: unknown) =>
+      info.configParams.map((p: any) => (p.key === key ? { ...p, bits } : p));
+
+    const moved = await call(t.app, 'POST', '/protocol/save', {
+      token: admin,
+      body: { id, configParams: withBits('panel_language', { start: 6, count: 2 }) },
+    });
+    expect(moved.code).toBe(200);
+    const after = (await call(t.app, 'GET', `/protocol/info/${id}`, { token: admin })).data;
+    expect(after.coordinates.find((c: any) => c.param === 'panel_language').bits).toEqual({ start: 6, count: 2 });
+
+    const overlap = await call(t.app, 'POST', '/protocol/save', {
+      token: admin,
+      body: { id, configParams: withBits('idle_start', { start: 0, count: 2 }) },
+    });
+    expect(overlap.code).toBe(400);
+    expect(overlap.data.problems).toEqual([
+      {
+        path: `configParams[${at('idle_start')}](idle_start).address`,
+        message: `holding register 4117 bits 0…1 overlaps configParams[${at('mains_fail_auto_start')}](mains_fail_auto_start)`,
+      },
+    ]);
+    const narrow = await call(t.app, 'POST', '/protocol/save', {
+      token: admin,
+      body: { id, configParams: withBits('panel_language', { start: 6, count: 1 }) },
+    });
+    expect(narrow.data.problems.map((p: any) => `${p.path}: ${p.message}`)).toEqual([
+      `configParams[${at('panel_language')}](panel_language).max: max 3 does not fit in bit 6 (raw 0…1)`,
+      `configParams[${at('panel_language')}](panel_language).options[2].value: option 2 does not fit in bit 6 (raw 0…1)`,
+      `configParams[${at('panel_language')}](panel_language).options[3].value: option 3 does not fit in bit 6 (raw 0…1)`,
+    ]);
+    const last = (await call(t.app, 'GET', `/protocol/info/${id}`, { token: admin })).data;
+    expect(last.configParams.find((p: any) => p.key === 'idle_start').bits).toEqual({ start: 1, count: 1 });
   });
 
   it('refuses edits that break the document, naming the place, and an empty edit', async () => {

@@ -5,7 +5,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configParamField, encodeFieldValue, layoutG, layoutS, type ProtocolDocument } from '@genset/protocol';
+import {
+  configParamField,
+  encodeFieldValue,
+  layoutG,
+  layoutS,
+  placeBitField,
+  type ProtocolDocument,
+} from '@genset/protocol';
 import { DEFAULT_SETTINGS, startGensetSimulator } from '@genset/simulator';
 import { startGateway, silentLogger } from '@genset/gateway';
 import { call, createTestApp, freshUser, login, type TestApp } from './helpers.ts';
@@ -40,7 +47,12 @@ async function fakeController(set: Awaited<ReturnType<typeof newSet>>, doc: Prot
   const registers = new Map<number, number>();
   for (const param of doc.configParams) {
     const value = DEFAULT_SETTINGS[param.key as keyof typeof DEFAULT_SETTINGS];
-    encodeFieldValue(configParamField(param), value).forEach((word, i) => registers.set(param.address + i, word));
+    const words = encodeFieldValue(configParamField(param), value);
+    if (param.bits) {
+      registers.set(param.address, placeBitField(registers.get(param.address) ?? 0, param.bits, words[0]!));
+    } else {
+      words.forEach((word, i) => registers.set(param.address + i, word));
+    }
   }
   const module = await connectFakeModule(brokerUrl, set.modemKey, set.secret);
   const state = { behaviour: 'answer' as Behaviour, requests: [] as any[] };
@@ -148,7 +160,7 @@ describe('/configdata/readconfignew', () => {
     });
     // The read fetched the document's configuration block, once.
     expect(controller.state.requests).toEqual([
-      expect.objectContaining({ kind: 'read', port: 'port1', address: 1, reads: [{ fc: 3, start: 4096, count: 21 }] }),
+      expect.objectContaining({ kind: 'read', port: 'port1', address: 1, reads: [{ fc: 3, start: 4096, count: 22 }] }),
     ]);
 
     const generator = await read(manager, { token: set.token, menu: 'generator' }, 'ru-RU');
@@ -320,6 +332,63 @@ describe('/configdata/writeconfignew', () => {
     // Nothing changed: nothing written.
     const same = await write(manager, { token: set.token, password: PASSWORD, values: { crank_time_s: 12 } });
     expect(same.data.results[0]).toMatchObject({ changed: false, accepted: true });
+    expect(controller.writes()).toHaveLength(1);
+  });
+
+  it('writes parameters at bits as the register just read with their bits replaced, one word per register', async () => {
+    const set = await newSet();
+    const controller = await fakeController(set);
+    const register = layoutS.configParams.find((p) => p.key === 'idle_start')!.address;
+    // Bits no parameter describes (here 15) belong to the controller and are written back as they were.
+    controller.registers.set(register, 0x8000 | 0b0001_0001);
+    const menu = await read(manager, { token: set.token, menu: 'options' }, 'es-ES');
+    expect(menu.data.params.map((p: any) => [p.key, p.value, p.label])).toEqual([
+      ['mains_fail_auto_start', 1, 'Activado'],
+      ['idle_start', 0, 'Desactivado'],
+      ['panel_language', 1, 'Chino'],
+    ]);
+    expect(menu.data.params[2].options).toEqual([
+      { value: 0, label: 'Inglés' },
+      { value: 1, label: 'Chino' },
+      { value: 2, label: 'Ruso' },
+      { value: 3, label: 'Español' },
+    ]);
+
+    const res = await write(manager, {
+      token: set.token,
+      password: PASSWORD,
+      values: { idle_start: 1, panel_language: 3, mains_fail_auto_start: 1, crank_time_s: 9 },
+    });
+    expect(res).toMatchObject({ code: 200, data: { state: 'ok' } });
+    expect(controller.writes()).toEqual([
+      expect.objectContaining({
+        writes: [
+          { fc: 6, address: register, value: 0x8000 | 0b0011_0011 },
+          { fc: 6, address: 4097, value: 9 },
+        ],
+      }),
+    ]);
+    expect(res.data.results.map((r: any) => [r.key, r.old, r.value, r.readBack, r.changed, r.accepted])).toEqual([
+      ['idle_start', 0, 1, 1, true, true],
+      ['panel_language', 1, 3, 3, true, true],
+      ['mains_fail_auto_start', 1, 1, 1, false, true],
+      ['crank_time_s', 8, 9, 9, true, true],
+    ]);
+    const log = await t.app.database.db
+      .selectFrom('operation_log')
+      .select('feedback')
+      .where('target', '=', set.token)
+      .orderBy('id')
+      .execute();
+    expect(log.map((l) => JSON.parse(l.feedback))).toEqual([
+      expect.objectContaining({ param: 'idle_start', old: 0, new: 1, readBack: 1, outcome: 'ok' }),
+      expect.objectContaining({ param: 'panel_language', old: 1, new: 3, readBack: 3, outcome: 'ok' }),
+      expect.objectContaining({ param: 'crank_time_s', old: 8, new: 9, outcome: 'ok' }),
+    ]);
+
+    // A field value beyond its bits is refused before anything is sent.
+    const tooBig = await write(manager, { token: set.token, password: PASSWORD, values: { panel_language: 4 } });
+    expect(tooBig).toMatchObject({ code: 400, msg: 'Nothing was written. Panel language: 4 is outside the range 0…3' });
     expect(controller.writes()).toHaveLength(1);
   });
 
@@ -531,6 +600,80 @@ describe('with the simulator and the gateway', () => {
     expect(log).toHaveLength(1);
     expect(log[0]!.matter).toBe('log.configWrite');
     expect(JSON.parse(log[0]!.feedback)).toMatchObject({ param: 'crank_attempts', old: 3, new: 5, outcome: 'ok' });
+  });
+
+  it('changes one bit setting of a register; the other keeps its value in the controller; a bad field value is refused first', async () => {
+    const { sim, set } = await startSite('S');
+    const register = layoutS.configParams.find((p) => p.key === 'idle_start')!.address;
+    const menu = await read(manager, { token: set.token, menu: 'options' });
+    expect(Object.fromEntries(menu.data.params.map((p: any) => [p.key, p.value]))).toEqual({
+      mains_fail_auto_start: 1,
+      idle_start: 0,
+      panel_language: 0,
+    });
+
+    const tooBig = await write(manager, {
+      token: set.token,
+      password: PASSWORD,
+      values: { idle_start: 2, mains_fail_auto_start: 0 },
+    });
+    expect(tooBig).toMatchObject({
+      code: 400,
+      msg: 'Nothing was written. Start at idle speed: 2 is outside the range 0…1',
+    });
+    expect(sim.readRegisters(3, register, 1)).toEqual([0b0001]);
+
+    const res = await write(manager, { token: set.token, password: PASSWORD, values: { idle_start: 1 } });
+    expect(res).toMatchObject({ code: 200, data: { state: 'ok' } });
+    expect(res.data.results).toEqual([
+      { key: 'idle_start', name: 'Start at idle speed', old: 0, value: 1, readBack: 1, changed: true, accepted: true },
+    ]);
+    // Bit 0 (start on mains failure) kept its value in the controller's register.
+    expect(sim.readRegisters(3, register, 1)).toEqual([0b0011]);
+    expect(sim.model.settings).toMatchObject({ mains_fail_auto_start: 1, idle_start: 1, panel_language: 0 });
+
+    // Two fields of the register in one request: one write of one word.
+    const both = await write(manager, {
+      token: set.token,
+      password: PASSWORD,
+      values: { mains_fail_auto_start: 0, panel_language: 2 },
+    });
+    expect(both).toMatchObject({ code: 200, data: { state: 'ok' } });
+    expect(sim.readRegisters(3, register, 1)).toEqual([0b0010_0010]);
+    expect(sim.model.settings).toMatchObject({ mains_fail_auto_start: 0, idle_start: 1, panel_language: 2 });
+
+    const commands = await t.app.database.db
+      .selectFrom('command')
+      .select(['name', 'request'])
+      .where('genset_id', '=', set.id)
+      .orderBy('id')
+      .execute();
+    // Each write was preceded by a read of the register (with the rest of the configuration block).
+    expect(commands.map((c) => c.name)).toEqual([
+      'config-read',
+      'config-read',
+      'config-write',
+      'config-read',
+      'config-read',
+      'config-write',
+      'config-read',
+    ]);
+    expect(JSON.parse(commands[1]!.request).reads).toEqual([{ fc: 3, start: 4096, count: 22 }]);
+    expect(commands.filter((c) => c.name === 'config-write').map((c) => JSON.parse(c.request).writes)).toEqual([
+      [{ fc: 6, address: register, value: 0b0011 }],
+      [{ fc: 6, address: register, value: 0b0010_0010 }],
+    ]);
+    const log = await t.app.database.db
+      .selectFrom('operation_log')
+      .select('feedback')
+      .where('target', '=', set.token)
+      .orderBy('id')
+      .execute();
+    expect(log.map((l) => JSON.parse(l.feedback))).toEqual([
+      expect.objectContaining({ param: 'idle_start', old: 0, new: 1, outcome: 'ok' }),
+      expect.objectContaining({ param: 'mains_fail_auto_start', old: 1, new: 0, outcome: 'ok' }),
+      expect.objectContaining({ param: 'panel_language', old: 0, new: 2, outcome: 'ok' }),
+    ]);
   });
 
   it('writes a 32-bit scaled setting of layout G with one multi-register write', async () => {

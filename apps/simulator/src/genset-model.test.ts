@@ -124,6 +124,15 @@ describe('AUTO', () => {
     expect(model.engineState).toBe('at_rest');
     expect(model.starts).toBe(newModel().starts);
   });
+
+  test('with "start on mains failure" switched off, a mains failure does not start the set', () => {
+    const model = newModel({ settings: { mains_fail_delay_s: 5, mains_fail_auto_start: 0 } });
+    model.cutMains();
+    model.advance(30_000);
+    expect(model.engineState).toBe('at_rest');
+    model.setSetting('mains_fail_auto_start', 1);
+    runUntil(model, () => model.engineState !== 'at_rest', 2, 'starting');
+  });
 });
 
 describe('protections', () => {

@@ -56,6 +56,10 @@ export const DEFAULT_SETTINGS = {
   rated_voltage: 230,
   rated_frequency: 50,
   maintenance_interval_h: 250,
+  // The switches register (bits of one register): 1 = enabled; the panel language 0–3.
+  mains_fail_auto_start: 1,
+  idle_start: 0,
+  panel_language: 0,
 };
 export type GensetSettings = { [K in keyof typeof DEFAULT_SETTINGS]: number };
 export type SettingKey = keyof GensetSettings;
@@ -647,6 +651,11 @@ export class GensetModel {
     this.updatePosition(dtS);
   }
 
+  /** AUTO starts the set on a mains failure unless the "start on mains failure" switch is off. */
+  private get startsOnMainsFailure(): boolean {
+    return this.settings.mains_fail_auto_start !== 0;
+  }
+
   private updateMainsDemand(dtS: number): void {
     if (this.mainsHealthy) {
       this.mainsFailTimerS = 0;
@@ -655,7 +664,8 @@ export class GensetModel {
     } else {
       this.mainsReturnTimerS = 0;
       this.mainsFailTimerS += dtS;
-      if (!this.autoDemand && this.mainsFailTimerS >= this.settings.mains_fail_delay_s) this.autoDemand = true;
+      const due = this.mainsFailTimerS >= this.settings.mains_fail_delay_s;
+      if (!this.autoDemand && due && this.startsOnMainsFailure) this.autoDemand = true;
     }
   }
 
@@ -665,11 +675,13 @@ export class GensetModel {
     switch (this.engineState) {
       case 'at_rest':
         if (run) this.beginStart();
-        else if (this.mode === 'auto' && !this.mainsHealthy && !this.blockedByAlarm) this.enter('start_delay');
+        else if (this.mode === 'auto' && !this.mainsHealthy && !this.blockedByAlarm && this.startsOnMainsFailure)
+          this.enter('start_delay');
         break;
       case 'start_delay':
         if (run) this.beginStart();
-        else if (this.mode !== 'auto' || this.mainsHealthy || this.blockedByAlarm) this.enter('at_rest');
+        else if (this.mode !== 'auto' || this.mainsHealthy || this.blockedByAlarm || !this.startsOnMainsFailure)
+          this.enter('at_rest');
         break;
       case 'preheat':
         if (!run) this.enter('at_rest');

@@ -10,6 +10,7 @@ import {
   layoutS,
   planCommandWrites,
   planConfigWrite,
+  planConfigWrites,
   type DecodedValues,
   type PlannedWrite,
   type ProtocolDocument,
@@ -194,7 +195,7 @@ describe('reading a controller', () => {
   test('reads beyond the map are illegal addresses', async () => {
     const sim = await simulator({ layout: 'S' });
     const modbus = await client(sim.port);
-    expect(await modbusExceptionOf(modbus.client.readHoldingRegisters(4117, 1))).toBe(
+    expect(await modbusExceptionOf(modbus.client.readHoldingRegisters(4118, 1))).toBe(
       MODBUS_EXCEPTION.illegalDataAddress,
     );
     expect(await modbusExceptionOf(modbus.client.readInputRegisters(0, 1))).toBe(MODBUS_EXCEPTION.illegalDataAddress);
@@ -319,6 +320,25 @@ describe.each([
     expect(await modbusExceptionOf(modbus.client.writeSingleRegister(rpmRegister, 3000))).toBe(
       MODBUS_EXCEPTION.illegalDataAddress,
     );
+  });
+
+  test('settings at bits of one register: a write changes its own field, the others keep theirs', async () => {
+    const sim = await simulator({ layout, settings: { panel_language: 2 } });
+    const modbus = await client(sim.port);
+    const readConfig = async () => compileConfigDecoder(doc)(await modbus.readBlocks(doc.configReadBlocks));
+    const idle = findConfigParam(doc, 'idle_start')!;
+    expect(await readConfig()).toMatchObject({ mains_fail_auto_start: 1, idle_start: 0, panel_language: 2 });
+    const [word] = sim.readRegisters(3, idle.address, 1);
+    expect(word).toBe(0b0010_0001);
+
+    const plan = planConfigWrites([{ param: idle, value: 1 }], () => word);
+    if (!plan.ok) throw new Error(plan.reason);
+    for (const write of plan.writes) await send(modbus, write);
+    expect(sim.readRegisters(3, idle.address, 1)).toEqual([0b0010_0011]);
+    expect(sim.state.settings).toMatchObject({ mains_fail_auto_start: 1, idle_start: 1, panel_language: 2 });
+
+    const after = await readConfig();
+    expect(after).toMatchObject({ mains_fail_auto_start: 1, idle_start: 1, panel_language: 2, crank_attempts: 3 });
   });
 });
 

@@ -73,7 +73,7 @@ export class GensetSimulator implements ModbusUnit {
   private ownsHost = false;
   /** Command writes by "fc:address" (coil address for fc 5, first register otherwise). */
   private readonly commandWrites = new Map<string, CommandWriteMatch[]>();
-  private readonly configByRegister = new Map<number, ConfigParam>();
+  private readonly configByRegister = new Map<number, ConfigParam[]>();
 
   constructor(options: GensetSimulatorOptions) {
     this.layout = options.layout;
@@ -103,7 +103,10 @@ export class GensetSimulator implements ModbusUnit {
       }
     }
     for (const param of this.document.configParams) {
-      for (let i = 0; i < fieldSpan(param.type); i++) this.configByRegister.set(param.address + i, param);
+      for (let i = 0; i < fieldSpan(param.type); i++) {
+        const address = param.address + i;
+        this.configByRegister.set(address, [...(this.configByRegister.get(address) ?? []), param]);
+      }
     }
     this.refresh();
     if (options.realtime ?? true) this.startClock();
@@ -191,10 +194,11 @@ export class GensetSimulator implements ModbusUnit {
   private writeConfig(start: number, values: number[], fc: 6 | 16): void {
     const touched = new Set<ConfigParam>();
     for (let address = start; address < start + values.length; address++) {
-      const param = this.configByRegister.get(address);
+      const params = this.configByRegister.get(address);
       // Measurements are read-only; only configuration registers take writes.
-      if (!param) throw new ModbusException(MODBUS_EXCEPTION.illegalDataAddress);
-      touched.add(param);
+      if (!params) throw new ModbusException(MODBUS_EXCEPTION.illegalDataAddress);
+      // A register of several bit fields sets every one of them.
+      for (const param of params) touched.add(param);
     }
     const accepted: [SettingKey, number][] = [];
     for (const param of touched) {

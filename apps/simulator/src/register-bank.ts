@@ -5,6 +5,7 @@ import {
   encodeFieldValue,
   fieldSpan,
   isBitFunctionCode,
+  placeBitField,
   type ProtocolDocument,
   type ReadFunctionCode,
   type RegisterField,
@@ -68,6 +69,14 @@ export class RegisterBank {
       const mask = 1 << (field.bit ?? 0);
       return (values) => {
         table[field.address] = values[key] ? table[field.address]! | mask : table[field.address]! & ~mask;
+      };
+    }
+    const { bits } = field;
+    if (bits) {
+      // A parameter at bits of a register shares the word with others: only its own bits change.
+      return (values) => {
+        const [pattern] = encodeFieldValue(field, values[key]);
+        table[field.address] = placeBitField(table[field.address]!, bits, pattern!);
       };
     }
     return (values) => {

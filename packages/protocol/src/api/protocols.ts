@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import {
   alarmSchema,
+  bitFieldSchema,
   commandSchema,
   configMenuSchema,
   configParamSchema,
@@ -95,7 +96,10 @@ export const configDropdown = z.object({
   options: z.array(enumOptionSchema),
 });
 
-/** Where a dropdown sits: its menu path and the holding registers its value is written to. */
+/**
+ * Where a dropdown sits: its menu path, the holding registers its value is written to and, for a parameter at
+ * bits of a register, which bits (null: the option value is the whole register's value).
+ */
 export const dropdownCoordinate = z.object({
   param: z.string(),
   menuPath: z.array(z.string()),
@@ -103,6 +107,7 @@ export const dropdownCoordinate = z.object({
   address: z.number().int(),
   registers: z.number().int(),
   writeFc: z.union([z.literal(6), z.literal(16)]),
+  bits: bitFieldSchema.nullable(),
 });
 
 export const protocolVersionEntry = z.object({

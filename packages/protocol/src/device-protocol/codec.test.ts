@@ -1,5 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import { compileDecoder, decodeFieldValue, encodeFieldValue, type RegisterField } from './codec.ts';
+import {
+  compileDecoder,
+  compileFieldDecoder,
+  decodeFieldValue,
+  encodeFieldValue,
+  placeBitField,
+  readBitField,
+  type RegisterField,
+} from './codec.ts';
 import { protocolDocumentSchema, type ProtocolDocumentInput } from './schema.ts';
 import { protocolText } from './text.ts';
 
@@ -101,5 +109,45 @@ describe('compileDecoder', () => {
     decode([{ fc: 3, start: 100, words: [1, 2, 3, 4] }]);
     const values = decode([{ fc: 4, start: 0, words: [32767] }]);
     expect(values).toEqual({ temp: null });
+  });
+});
+
+describe('fields of bits inside a register', () => {
+  const language = field({ bits: { start: 4, count: 2 } });
+  const idle = field({ bits: { start: 1, count: 1 } });
+
+  test('a field reads (word >> start) & mask, then scale and offset as for a whole register', () => {
+    const word = 0b1010_0110; // bits 1, 2, 5 and 7 set
+    expect(readBitField(word, { start: 4, count: 2 })).toBe(2);
+    expect(decodeFieldValue(language, [word])).toBe(2);
+    expect(decodeFieldValue(idle, [word])).toBe(1);
+    expect(decodeFieldValue(field({ bits: { start: 8, count: 8 }, scale: 0.5, decimals: 1 }), [0x1f00])).toBe(15.5);
+    // s16 fields are signed within their own bits.
+    expect(decodeFieldValue(field({ type: 's16', bits: { start: 12, count: 4 } }), [0xe000])).toBe(-2);
+    expect(decodeFieldValue(field({ bits: { start: 0, count: 16 } }), [65535])).toBe(65535);
+  });
+
+  test('encoding gives the field’s own bits, saturated; placing keeps every other bit', () => {
+    expect(encodeFieldValue(language, 3)).toEqual([3]);
+    expect(encodeFieldValue(language, 9)).toEqual([3]);
+    expect(encodeFieldValue(language, -1)).toEqual([0]);
+    expect(encodeFieldValue(field({ type: 's16', bits: { start: 12, count: 4 } }), -2)).toEqual([14]);
+    expect(placeBitField(0xffff, { start: 4, count: 2 }, 1)).toBe(0xffdf);
+    expect(placeBitField(0b0000_0001, { start: 4, count: 2 }, 3)).toBe(0b0011_0001);
+    expect(placeBitField(0x8000, { start: 0, count: 16 }, 5)).toBe(5);
+    expect(placeBitField(0x0001, { start: 15, count: 1 }, 1)).toBe(0x8001);
+  });
+
+  test('a compiled decoder reads several fields of one register', () => {
+    const decode = compileFieldDecoder([
+      { key: 'mains_fail_auto_start', field: field({ address: 7, bits: { start: 0, count: 1 } }) },
+      { key: 'idle_start', field: { ...idle, address: 7 } },
+      { key: 'panel_language', field: { ...language, address: 7 } },
+    ]);
+    expect(decode([{ fc: 3, start: 6, words: [999, 0b0010_0001] }])).toEqual({
+      mains_fail_auto_start: 1,
+      idle_start: 0,
+      panel_language: 2,
+    });
   });
 });

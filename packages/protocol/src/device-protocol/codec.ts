@@ -1,6 +1,6 @@
 // Turns raw Modbus blocks into engineering values (and back, for simulators and configuration writes).
 // A decoder is compiled once per protocol version: lookups are laid out up front, each call only copies and reads.
-import type { DataType, ProtocolDocument, ReadFunctionCode, WordOrder } from './schema.ts';
+import type { BitField, DataType, ProtocolDocument, ReadFunctionCode, WordOrder } from './schema.ts';
 
 /** Raw data as read from a controller: registers as 16-bit words (fc 3/4), coils and inputs as bits (fc 1/2). */
 export interface RegisterBlock {
@@ -21,6 +21,8 @@ export interface RegisterField {
   type: DataType;
   wordOrder?: WordOrder | undefined;
   bit?: number | undefined;
+  /** A field of bits inside a 16-bit register (configuration parameters); absent means the whole register. */
+  bits?: BitField | undefined;
   scale: number;
   offset: number;
   decimals: number;
@@ -37,6 +39,34 @@ export function fieldSpan(type: DataType): number {
 }
 
 const scratch = new DataView(new ArrayBuffer(4));
+
+/** The field's value bits, unshifted: `count` ones. */
+function bitFieldMask(bits: BitField): number {
+  return 2 ** bits.count - 1;
+}
+
+/** The raw range a bit field holds: 0…2^count − 1, or for s16 the signed range of `count` bits. */
+export function bitFieldRange(type: DataType, bits: BitField): [number, number] {
+  if (type === 's16') return [-(2 ** (bits.count - 1)), 2 ** (bits.count - 1) - 1];
+  return [0, bitFieldMask(bits)];
+}
+
+/** The unsigned bits of a field, read from its register word: (word >> start) & mask. */
+export function readBitField(word: number, bits: BitField): number {
+  return (word >>> bits.start) & bitFieldMask(bits);
+}
+
+/** The register word with the field's bits replaced by `pattern`; every other bit is kept. */
+export function placeBitField(word: number, bits: BitField, pattern: number): number {
+  const mask = bitFieldMask(bits) << bits.start;
+  return ((word & ~mask) | ((pattern << bits.start) & mask)) & 0xffff;
+}
+
+/** A bit field's raw value: unsigned, or for s16 signed within its own bits. */
+function rawFromBitField(type: DataType, word: number, bits: BitField): number {
+  const unsigned = readBitField(word, bits);
+  return type === 's16' && unsigned >= 2 ** (bits.count - 1) ? unsigned - 2 ** bits.count : unsigned;
+}
 
 /** The integer (or float) held by one or two registers, before scale and offset. */
 function rawFromWords(type: DataType, first: number, second: number, wordOrder: WordOrder | undefined): number {
@@ -75,10 +105,12 @@ export function decodeFieldValue(field: RegisterField, words: readonly number[])
   if (field.type === 'bit') {
     return isBitFunctionCode(field.fc) ? (first ? 1 : 0) : (first >> (field.bit ?? 0)) & 1;
   }
-  const raw = rawFromWords(field.type, first, words[1] ?? 0, field.wordOrder);
+  const raw = field.bits
+    ? rawFromBitField(field.type, first, field.bits)
+    : rawFromWords(field.type, first, words[1] ?? 0, field.wordOrder);
   if (Number.isNaN(raw)) return null;
   if (field.noData.length > 0) {
-    const pattern = unsignedPattern(field.type, raw);
+    const pattern = field.bits ? raw & bitFieldMask(field.bits) : unsignedPattern(field.type, raw);
     if (field.noData.some((sentinel) => sentinel === raw || sentinel === pattern)) return null;
   }
   return roundToDecimals(raw * field.scale + field.offset, field.decimals);
@@ -116,10 +148,17 @@ function wordsFromRaw(type: DataType, raw: number, wordOrder: WordOrder | undefi
 /**
  * Encodes an engineering value into register words (inverse of decodeFieldValue). Values beyond the type's
  * range saturate, as a controller's own display would; null writes the first "no data" sentinel.
- * For bit fields the result is [0] or [1]; the caller places the bit.
+ * For bit items the result is [0] or [1]; the caller places the bit. For a field of bits (`bits`) the result is
+ * the field's own bits, unshifted (saturated to the field's range); the caller places them with placeBitField.
  */
 export function encodeFieldValue(field: RegisterField, value: number | null | undefined): number[] {
   if (field.type === 'bit') return [value ? 1 : 0];
+  if (field.bits) {
+    const mask = bitFieldMask(field.bits);
+    if (value === null || value === undefined || !Number.isFinite(value)) return [(field.noData[0] ?? 0) & mask];
+    const [min, max] = bitFieldRange(field.type, field.bits);
+    return [Math.min(max, Math.max(min, Math.round((value - field.offset) / field.scale))) & mask];
+  }
   if (value === null || value === undefined || !Number.isFinite(value)) {
     const sentinel = field.noData[0];
     if (sentinel === undefined) return fieldSpan(field.type) === 2 ? [0, 0] : [0];

@@ -6,6 +6,7 @@ import {
   findConfigParam,
   planCommandWrites,
   planConfigWrite,
+  planConfigWrites,
 } from './commands.ts';
 import { LAYOUT_G_CONTROL_REGISTER, LAYOUT_G_MODES, layoutG } from './layout-g.ts';
 import { LAYOUT_S_COMMAND_COILS, LAYOUT_S_MODES, layoutS } from './layout-s.ts';
@@ -75,5 +76,60 @@ describe('planConfigWrite', () => {
     expect(decode([{ fc: 3, start: plan.write.address, words: plan.write.values }])).toEqual({
       battery_low_warning_v: 23.5,
     });
+  });
+});
+
+describe('parameters at bits of one register', () => {
+  const auto = findConfigParam(layoutS, 'mains_fail_auto_start')!;
+  const idle = findConfigParam(layoutS, 'idle_start')!;
+  const language = findConfigParam(layoutS, 'panel_language')!;
+  const crank = findConfigParam(layoutS, 'crank_attempts')!;
+  const register = auto.address;
+
+  test('a field is placed into the register’s current value; without it nothing is planned', () => {
+    expect(planConfigWrite(language, 2, 0b1100_0011)).toEqual({
+      ok: true,
+      write: { fc: 6, address: register, value: 0b1110_0011 },
+    });
+    expect(planConfigWrite(language, 2)).toEqual({
+      ok: false,
+      reason: `panel_language: register ${register} must be read before its bits are written`,
+    });
+    expect(planConfigWrite(language, 4, 0)).toEqual({ ok: false, reason: 'panel_language: 4 is outside 0…3' });
+  });
+
+  test('several changed fields of one register go in one write, next to whole-register writes', () => {
+    const plan = planConfigWrites(
+      [
+        { param: idle, value: 1 },
+        { param: crank, value: 4 },
+        { param: language, value: 3 },
+      ],
+      (address) => (address === register ? 0b1000_0000_0001 : undefined),
+    );
+    expect(plan).toEqual({
+      ok: true,
+      writes: [
+        { fc: 6, address: register, value: 0b1000_0011_0011 },
+        { fc: 6, address: crank.address, value: 4 },
+      ],
+    });
+    const decode = compileConfigDecoder(layoutS);
+    if (!plan.ok || plan.writes[0]!.fc !== 6) throw new Error('expected an fc 6 write');
+    expect(decode([{ fc: 3, start: register, words: [plan.writes[0]!.value] }])).toEqual({
+      mains_fail_auto_start: 1,
+      idle_start: 1,
+      panel_language: 3,
+    });
+  });
+
+  test('layout G writes the register with fc 16; a refused field or an unread register plans nothing', () => {
+    const gIdle = findConfigParam(layoutG, 'idle_start')!;
+    expect(planConfigWrites([{ param: gIdle, value: 1 }], () => 0b0001_0001)).toEqual({
+      ok: true,
+      writes: [{ fc: 16, address: gIdle.address, values: [0b0001_0011] }],
+    });
+    expect(planConfigWrites([{ param: gIdle, value: 2 }], () => 0)).toMatchObject({ ok: false });
+    expect(planConfigWrites([{ param: gIdle, value: 1 }], () => undefined)).toMatchObject({ ok: false });
   });
 });

@@ -14,6 +14,7 @@ import {
   SEED_CONFIG_MENUS,
   SEED_MODULE_ITEMS,
   SEED_OPTION_LISTS,
+  SEED_SWITCH_BITS,
   type AlarmCode,
 } from './vocabulary.ts';
 
@@ -115,8 +116,13 @@ const remoteLockRefusal = {
 const risky = new Set(['start', 'stop', 'test', 'gen_breaker', 'mains_breaker']);
 
 const frequencies = SEED_OPTION_LISTS[0]!;
+const switches = SEED_OPTION_LISTS[1]!;
+const languages = SEED_OPTION_LISTS[2]!;
 
-/** Configuration parameters in page 40, one after the other; GenComm writes always use fc 16. */
+/**
+ * Configuration parameters in page 40, one after the other; GenComm writes always use fc 16. The last register
+ * holds switches at single bits and the panel language at bits 4–5.
+ */
 function configParams(): ConfigInput[] {
   let offset = 0;
   const next = (param: Omit<ConfigInput, 'address' | 'writeFc'>): ConfigInput => {
@@ -151,6 +157,41 @@ function configParams(): ConfigInput[] {
       options: frequencies.options,
     }),
     next({ key: 'maintenance_interval_h', name: CONFIG_NAMES.maintenance_interval_h, type: 'u16', unit: 'h', min: 10, max: 5000, menu: 'maintenance' }),
+    ...switchesRegister(gencommRegister(PAGE_CONFIG, offset)),
+  ];
+}
+
+/** The switches register: several parameters at bits of one register. */
+function switchesRegister(address: number): ConfigInput[] {
+  const common = { address, type: 'u16' as const, min: 0, menu: 'options', writeFc: 16 as const };
+  return [
+    {
+      ...common,
+      key: 'mains_fail_auto_start',
+      name: CONFIG_NAMES.mains_fail_auto_start,
+      max: 1,
+      bits: SEED_SWITCH_BITS.mains_fail_auto_start,
+      optionList: switches.key,
+      options: switches.options,
+    },
+    {
+      ...common,
+      key: 'idle_start',
+      name: CONFIG_NAMES.idle_start,
+      max: 1,
+      bits: SEED_SWITCH_BITS.idle_start,
+      optionList: switches.key,
+      options: switches.options,
+    },
+    {
+      ...common,
+      key: 'panel_language',
+      name: CONFIG_NAMES.panel_language,
+      max: 3,
+      bits: SEED_SWITCH_BITS.panel_language,
+      optionList: languages.key,
+      options: languages.options,
+    },
   ];
 }
 

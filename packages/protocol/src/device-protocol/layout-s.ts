@@ -14,6 +14,7 @@ import {
   SEED_CONFIG_MENUS,
   SEED_MODULE_ITEMS,
   SEED_OPTION_LISTS,
+  SEED_SWITCH_BITS,
   type AlarmCode,
 } from './vocabulary.ts';
 
@@ -106,8 +107,13 @@ type ConfigInput = NonNullable<ProtocolDocumentInput['configParams']>[number];
 type ConfigKey = keyof typeof CONFIG_NAMES;
 
 const frequencies = SEED_OPTION_LISTS[0]!;
+const switches = SEED_OPTION_LISTS[1]!;
+const languages = SEED_OPTION_LISTS[2]!;
 
-/** Configuration parameters: one holding register each from 4096, written with fc 6. */
+/**
+ * Configuration parameters: one holding register each from 4096, written with fc 6; register 4117 holds
+ * switches at single bits and the panel language at bits 4–5.
+ */
 function configParams(): ConfigInput[] {
   const setting = (
     key: ConfigKey,
@@ -154,6 +160,15 @@ function configParams(): ConfigInput[] {
       options: frequencies.options,
     }),
     setting('maintenance_interval_h', 20, 'h', 10, 5000, 'maintenance'),
+    setting('mains_fail_auto_start', 21, '', 0, 1, 'options', {
+      bits: SEED_SWITCH_BITS.mains_fail_auto_start, optionList: switches.key, options: switches.options,
+    }),
+    setting('idle_start', 21, '', 0, 1, 'options', {
+      bits: SEED_SWITCH_BITS.idle_start, optionList: switches.key, options: switches.options,
+    }),
+    setting('panel_language', 21, '', 0, 3, 'options', {
+      bits: SEED_SWITCH_BITS.panel_language, optionList: languages.key, options: languages.options,
+    }),
   ];
 }
 
@@ -293,7 +308,7 @@ const source: ProtocolDocumentInput = {
   configParams: configParams(),
   configMenus: SEED_CONFIG_MENUS,
   optionLists: SEED_OPTION_LISTS,
-  configReadBlocks: [{ fc: 3, start: CONFIG_BASE, count: 21 }],
+  configReadBlocks: [{ fc: 3, start: CONFIG_BASE, count: 22 }],
   statusRules: {
     modeItem: 'mode',
     modes: {

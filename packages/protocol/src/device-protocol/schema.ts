@@ -123,6 +123,16 @@ export const commandSchema = z.strictObject({
 });
 export type CommandDefinition = z.output<typeof commandSchema>;
 
+/**
+ * A field of bits inside one 16-bit register: `count` bits from bit `start` (0 = least significant), e.g.
+ * "language: bits 4–5" is { start: 4, count: 2 }. Several parameters may share a register at different bits.
+ */
+export const bitFieldSchema = z.strictObject({
+  start: z.number().int().min(0).max(15),
+  count: z.number().int().min(1).max(16),
+});
+export type BitField = z.output<typeof bitFieldSchema>;
+
 export const configParamSchema = z.strictObject({
   key: keySchema,
   name: protocolTextSchema,
@@ -132,6 +142,11 @@ export const configParamSchema = z.strictObject({
     error: (issue) => `unknown type ${JSON.stringify(issue.input)}: use u16, s16, u32, s32 or float32`,
   }),
   wordOrder: wordOrderSchema.optional(),
+  /**
+   * Only for u16 and s16: the parameter is these bits of the register (an s16 field is signed within its bits).
+   * Absent: the whole register. A write replaces these bits of the register's current value and keeps the rest.
+   */
+  bits: bitFieldSchema.optional(),
   scale: scaleSchema.default(1),
   offset: z.number().default(0),
   unit: z.string().default(''),

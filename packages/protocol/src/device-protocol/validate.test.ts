@@ -145,6 +145,61 @@ describe('validateProtocolDocument', () => {
     ]);
   });
 
+  test('parameters at bits: different bits of one register are fine, overlapping bits and whole registers are not', () => {
+    const doc = copyOf(layoutS);
+    const at = (key: string) => doc.configParams.findIndex((param) => param.key === key);
+    const [auto, idle, language] = [at('mains_fail_auto_start'), at('idle_start'), at('panel_language')];
+    expect(doc.configParams[language]!.bits).toEqual({ start: 4, count: 2 });
+    doc.configParams[idle]!.bits = { start: 0, count: 2 };
+    doc.configParams[language]!.bits = { start: 5, count: 2 };
+    const crank = doc.configParams[0]!;
+    doc.configParams.push({ ...crank, key: 'whole_register', address: 4117 });
+    const whole = doc.configParams.length - 1;
+    expect(validateProtocolDocument(doc)).toEqual([
+      {
+        path: `configParams[${idle}](idle_start).address`,
+        message: `holding register 4117 bits 0…1 overlaps configParams[${auto}](mains_fail_auto_start)`,
+      },
+      {
+        path: `configParams[${whole}](whole_register).address`,
+        message: `holding register 4117 overlaps configParams[${auto}](mains_fail_auto_start)`,
+      },
+    ]);
+  });
+
+  test('bits: in range, only on 16-bit integers, options and range fitting the field, one write fc per register', () => {
+    const doc = copyOf(layoutS) as unknown as { configParams: Record<string, unknown>[] };
+    const at = (key: string) => doc.configParams.findIndex((param) => param.key === key);
+    doc.configParams[at('panel_language')]!.bits = { start: 4, count: 17 };
+    const [problem] = validateProtocolDocument(doc);
+    expect(problem?.path).toBe(`configParams[${at('panel_language')}](panel_language).bits.count`);
+
+    const spoilt = copyOf(layoutS);
+    const index = (key: string) => spoilt.configParams.findIndex((param) => param.key === key);
+    const [idle, language, kw, auto] = [
+      index('idle_start'),
+      index('panel_language'),
+      index('rated_kw'),
+      index('mains_fail_auto_start'),
+    ];
+    spoilt.configParams[language]!.bits = { start: 14, count: 3 };
+    spoilt.configParams[kw]!.type = 'u32';
+    spoilt.configParams[kw]!.bits = { start: 0, count: 4 };
+    spoilt.configParams[idle]!.bits = { start: 1, count: 1 };
+    spoilt.configParams[idle]!.max = 2;
+    spoilt.configParams[idle]!.options = [...spoilt.configParams[idle]!.options!, { value: 2, label: layoutS.name }];
+    delete spoilt.configParams[idle]!.optionList;
+    spoilt.configParams[idle]!.writeFc = 16;
+    const texts = validateProtocolDocument(spoilt).map((p) => `${p.path}: ${p.message}`);
+    expect(texts).toEqual([
+      `configParams[${kw}](rated_kw).bits: bits apply to 16-bit integer parameters (u16, s16) only, not u32`,
+      `configParams[${idle}](idle_start).max: max 2 does not fit in bit 1 (raw 0…1)`,
+      `configParams[${idle}](idle_start).options[2].value: option 2 does not fit in bit 1 (raw 0…1)`,
+      `configParams[${idle}](idle_start).writeFc: bits of register 4117 are written together: use fc 6, as configParams[${auto}](mains_fail_auto_start)`,
+      `configParams[${language}](panel_language).bits.count: bits 14…16 run past bit 15 of the 16-bit register`,
+    ]);
+  });
+
   test('documents without module items and option lists still validate', () => {
     const doc = copyOf(layoutS) as Partial<typeof layoutS>;
     delete doc.moduleItems;

@@ -1,8 +1,14 @@
 // Checks a protocol document before it is stored or used, naming the exact place of every problem
 // (e.g. "items[4](gen_kw).address"), so the person editing the register map can fix it.
-import { fieldSpan, isBitFunctionCode } from './codec.ts';
+import { bitFieldRange, fieldSpan, isBitFunctionCode } from './codec.ts';
 import { maxReadCount } from './poll-blocks.ts';
-import { protocolDocumentSchema, type EnumOption, type ProtocolDocument, type ReadFunctionCode } from './schema.ts';
+import {
+  protocolDocumentSchema,
+  type BitField,
+  type EnumOption,
+  type ProtocolDocument,
+  type ReadFunctionCode,
+} from './schema.ts';
 
 export interface ProtocolProblem {
   /** Where, e.g. `items[3](gen_kw).name.tr-TR` or `configReadBlocks[0].count`. */
@@ -43,32 +49,43 @@ function describePath(input: unknown, path: readonly PropertyKey[]): string {
   return text || '(document)';
 }
 
-/** Who holds a register: one value, or single bits of it. */
+/** Who holds a register: one value, or bits of it (a bit item, or a parameter at a field of bits). */
 type Occupant = { kind: 'word'; owner: string } | { kind: 'bits'; owners: Map<number, string> };
+
+/** "bit 3" or "bits 4…5". */
+function bitsText(bits: BitField): string {
+  return bits.count === 1 ? `bit ${bits.start}` : `bits ${bits.start}…${bits.start + bits.count - 1}`;
+}
 
 class AddressSpace {
   private readonly planes = new Map<ReadFunctionCode, Map<number, Occupant>>();
 
-  /** Claims the addresses; returns the owner already there when they clash. */
-  claim(fc: ReadFunctionCode, address: number, span: number, owner: string, bit?: number): string | undefined {
+  /**
+   * Claims the addresses, whole or (for a single register) only the given bits; returns the owner already
+   * there when they clash. Bits of one register clash only where they overlap.
+   */
+  claim(fc: ReadFunctionCode, address: number, span: number, owner: string, bits?: BitField): string | undefined {
     let plane = this.planes.get(fc);
     if (!plane) this.planes.set(fc, (plane = new Map()));
+    const indexes = bits ? Array.from({ length: bits.count }, (_, i) => bits.start + i) : [];
     for (let at = address; at < address + span; at++) {
       const occupant = plane.get(at);
       if (!occupant) continue;
-      if (bit === undefined || occupant.kind === 'word')
-        return occupant.kind === 'word' ? occupant.owner : [...occupant.owners.values()][0];
-      const clash = occupant.owners.get(bit);
-      if (clash) return clash;
+      if (occupant.kind === 'word') return occupant.owner;
+      if (!bits) return [...occupant.owners.values()][0];
+      for (const index of indexes) {
+        const clash = occupant.owners.get(index);
+        if (clash) return clash;
+      }
     }
     for (let at = address; at < address + span; at++) {
-      if (bit === undefined) {
+      if (!bits) {
         plane.set(at, { kind: 'word', owner });
-      } else {
-        const occupant = plane.get(at);
-        if (occupant?.kind === 'bits') occupant.owners.set(bit, owner);
-        else plane.set(at, { kind: 'bits', owners: new Map([[bit, owner]]) });
+        continue;
       }
+      let occupant = plane.get(at);
+      if (occupant?.kind !== 'bits') plane.set(at, (occupant = { kind: 'bits', owners: new Map() }));
+      for (const index of indexes) occupant.owners.set(index, owner);
     }
     return undefined;
   }
@@ -140,7 +157,8 @@ function checkSemantics(doc: ProtocolDocument): ProtocolProblem[] {
       add(`${at}.wordOrder`, `word order applies to 32-bit types only, not ${item.type}`);
     }
     if (item.address + span > 65536) add(`${at}.address`, `${item.type} at ${item.address} runs past address 65535`);
-    const clash = space.claim(item.fc, item.address, span, at, item.type === 'bit' && !bitFc ? item.bit : undefined);
+    const bit = item.type === 'bit' && !bitFc && item.bit !== undefined ? { start: item.bit, count: 1 } : undefined;
+    const clash = space.claim(item.fc, item.address, span, at, bit);
     if (clash) add(`${at}.address`, `fc ${item.fc} address ${item.address} overlaps ${clash}`);
     checkOptionValues(item.enum, `${at}.enum`, problems);
   });
@@ -194,9 +212,47 @@ function checkSemantics(doc: ProtocolDocument): ProtocolProblem[] {
   });
 
   const menuKeys = new Set(doc.configMenus.map((menu) => menu.key));
+  /** The first parameter at bits of each register, to hold the others of that register to its write fc. */
+  const packedBy = new Map<number, { at: string; fc: 6 | 16 }>();
   doc.configParams.forEach((param, index) => {
     const at = `configParams[${index}](${param.key})`;
     const span = fieldSpan(param.type);
+    const { bits } = param;
+    let field: [number, number] | undefined;
+    if (bits) {
+      if (param.type !== 'u16' && param.type !== 's16') {
+        add(`${at}.bits`, `bits apply to 16-bit integer parameters (u16, s16) only, not ${param.type}`);
+      } else if (bits.start + bits.count > 16) {
+        add(`${at}.bits.count`, `${bitsText(bits)} run past bit 15 of the 16-bit register`);
+      } else {
+        field = bitFieldRange(param.type, bits);
+      }
+    }
+    if (field) {
+      const [low, high] = field;
+      /** Whether an engineering value's raw number (as a write would round it) lies outside the field. */
+      const misfit = (value: number) => {
+        const raw = Math.round((value - param.offset) / param.scale);
+        return raw < low || raw > high;
+      };
+      const fieldText = `${bitsText(bits!)} (raw ${low}…${high})`;
+      if (misfit(param.min)) add(`${at}.min`, `min ${param.min} does not fit in ${fieldText}`);
+      if (misfit(param.max)) add(`${at}.max`, `max ${param.max} does not fit in ${fieldText}`);
+      param.options?.forEach((option, optionIndex) => {
+        if (misfit(option.value)) {
+          add(`${at}.options[${optionIndex}].value`, `option ${option.value} does not fit in ${fieldText}`);
+        }
+      });
+      const fc = param.writeFc ?? 6;
+      const first = packedBy.get(param.address);
+      if (!first) packedBy.set(param.address, { at, fc });
+      else if (first.fc !== fc) {
+        add(
+          `${at}.writeFc`,
+          `bits of register ${param.address} are written together: use fc ${first.fc}, as ${first.at}`,
+        );
+      }
+    }
     if (param.min > param.max) add(`${at}.min`, `min ${param.min} is above max ${param.max}`);
     if (!menuKeys.has(param.menu)) add(`${at}.menu`, `unknown menu "${param.menu}"`);
     if (param.wordOrder !== undefined && span !== 2) add(`${at}.wordOrder`, `word order applies to 32-bit types only`);
@@ -215,8 +271,14 @@ function checkSemantics(doc: ProtocolDocument): ProtocolProblem[] {
         add(`${at}.options[${optionIndex}].value`, `option ${option.value} is outside ${param.min}…${param.max}`);
       }
     });
-    const clash = space.claim(3, param.address, span, at);
-    if (clash) add(`${at}.address`, `holding register ${param.address} overlaps ${clash}`);
+    // Bits that cannot be placed are refused above; where they would sit is left unclaimed.
+    const clash = bits && !field ? undefined : space.claim(3, param.address, span, at, bits);
+    if (clash) {
+      const where = field
+        ? `holding register ${param.address} ${bitsText(bits!)}`
+        : `holding register ${param.address}`;
+      add(`${at}.address`, `${where} overlaps ${clash}`);
+    }
     const covered = doc.configReadBlocks.some(
       (block) => block.fc === 3 && block.start <= param.address && param.address + span <= block.start + block.count,
     );

@@ -169,6 +169,9 @@ export const CONFIG_NAMES = {
   rated_voltage: t('Rated voltage (L-N)', '额定相电压', '額定相電壓', 'Номинальное фазное напряжение', 'Tensión nominal (fase-neutro)', 'Nominal gerilim (faz-nötr)'),
   rated_frequency: t('Rated frequency', '额定频率', '額定頻率', 'Номинальная частота', 'Frecuencia nominal', 'Nominal frekans'),
   maintenance_interval_h: t('Maintenance interval', '保养周期', '保養週期', 'Интервал техобслуживания', 'Intervalo de mantenimiento', 'Bakım aralığı'),
+  mains_fail_auto_start: t('Start on mains failure', '市电异常自动启动', '市電異常自動啟動', 'Пуск при отказе сети', 'Arranque por fallo de red', 'Şebeke kesintisinde çalıştırma'),
+  idle_start: t('Start at idle speed', '怠速启动', '怠速啟動', 'Пуск на холостых оборотах', 'Arranque en ralentí', 'Rölantide çalıştırma'),
+  panel_language: t('Panel language', '面板语言', '面板語言', 'Язык панели', 'Idioma del panel', 'Panel dili'),
 } satisfies Record<string, ProtocolText>;
 
 // prettier-ignore
@@ -180,6 +183,7 @@ export const MENU_NAMES = {
   generator: t('Generator', '发电机', '發電機', 'Генератор', 'Generador', 'Jeneratör'),
   mains: t('Mains', '市电', '市電', 'Сеть', 'Red', 'Şebeke'),
   maintenance: t('Maintenance', '保养', '保養', 'Техобслуживание', 'Mantenimiento', 'Bakım'),
+  options: t('Controller options', '控制器选项', '控制器選項', 'Параметры контроллера', 'Opciones del controlador', 'Kontrol cihazı seçenekleri'),
 } satisfies Record<string, ProtocolText>;
 
 // prettier-ignore
@@ -202,6 +206,7 @@ export const SEED_CONFIG_MENUS = [
   { key: 'generator', name: MENU_NAMES.generator },
   { key: 'mains', name: MENU_NAMES.mains },
   { key: 'maintenance', name: MENU_NAMES.maintenance },
+  { key: 'options', name: MENU_NAMES.options },
 ];
 
 /** The dropdowns shared by both seed layouts. */
@@ -214,7 +219,39 @@ export const SEED_OPTION_LISTS = [
       { value: 60, label: t('60 Hz', '60 Hz', '60 Hz', '60 Гц', '60 Hz', '60 Hz') },
     ],
   },
+  {
+    key: 'switch',
+    name: t(
+      'Disabled or enabled',
+      '禁用或启用',
+      '停用或啟用',
+      'Выключено или включено',
+      'Desactivado o activado',
+      'Devre dışı veya etkin',
+    ),
+    options: [
+      { value: 0, label: t('Disabled', '禁用', '停用', 'Выключено', 'Desactivado', 'Devre dışı') },
+      { value: 1, label: t('Enabled', '启用', '啟用', 'Включено', 'Activado', 'Etkin') },
+    ],
+  },
+  {
+    key: 'panel_language',
+    name: t('Panel language', '面板语言', '面板語言', 'Язык панели', 'Idioma del panel', 'Panel dili'),
+    options: [
+      { value: 0, label: t('English', '英语', '英語', 'Английский', 'Inglés', 'İngilizce') },
+      { value: 1, label: t('Chinese', '中文', '中文', 'Китайский', 'Chino', 'Çince') },
+      { value: 2, label: t('Russian', '俄语', '俄語', 'Русский', 'Ruso', 'Rusça') },
+      { value: 3, label: t('Spanish', '西班牙语', '西班牙語', 'Испанский', 'Español', 'İspanyolca') },
+    ],
+  },
 ];
+
+/** The switches register of both seed layouts: one setting per bit (or pair of bits), the other bits reserved. */
+export const SEED_SWITCH_BITS = {
+  mains_fail_auto_start: { start: 0, count: 1 },
+  idle_start: { start: 1, count: 1 },
+  panel_language: { start: 4, count: 2 },
+} as const;
 
 /** What the module-status screen shows about the cloud module of both seed layouts. */
 // prettier-ignore

@@ -264,6 +264,7 @@ export function createProtocolService(opts: ProtocolServiceOptions) {
           address: param.address,
           registers: fieldSpan(param.type),
           writeFc: writeFcOf(param),
+          bits: param.bits ?? null,
         })),
         statusRules: doc.statusRules ?? null,
       };

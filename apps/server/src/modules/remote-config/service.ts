@@ -1,15 +1,18 @@
 // Remote configuration of a set's controller through its cloud module: read the parameters of a menu, and
 // write changed values after checking every one of them first, then read back what the controller took.
+// Parameters at bits of a register are written as the whole word read just before, with their bits replaced.
 // Every write goes to the operation log with the old and the new value.
 import {
   compileConfigDecoder,
   configParamField,
+  configValueProblem,
   decodeFieldValue,
   encodeFieldValue,
   fieldSpan,
   findConfigParam,
   MQTT_MAX_WRITES,
-  planConfigWrite,
+  placeBitField,
+  planConfigWrites,
   ResultCode,
   type ConfigParam,
   type Language,
@@ -17,6 +20,7 @@ import {
   type PollBlock,
   type ProtocolDecoder,
   type ProtocolDocument,
+  type RegisterBlock,
 } from '@genset/protocol';
 import type { Db } from '../../db/database.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
@@ -96,7 +100,21 @@ export function configReadBlocksFor(doc: ProtocolDocument, params: readonly Conf
 /** The value a parameter's registers hold after writing `value` (scale and rounding applied). */
 function representable(param: ConfigParam, value: number): number | null {
   const field = configParamField(param);
-  return decodeFieldValue(field, encodeFieldValue(field, value));
+  const words = encodeFieldValue(field, value);
+  return decodeFieldValue(field, param.bits ? [placeBitField(0, param.bits, words[0]!)] : words);
+}
+
+/** A holding register's word as a configuration read returned it, if the read held it. */
+function wordIn(blocks: readonly RegisterBlock[], address: number): number | undefined {
+  const block = blocks.find(
+    (candidate) =>
+      candidate.fc === 3 &&
+      candidate.words !== undefined &&
+      candidate.start <= address &&
+      address < candidate.start + candidate.words.length,
+  );
+  const word = block?.words?.[address - block.start];
+  return word === undefined ? undefined : Number(word) & 0xffff;
 }
 
 function rangeText(param: ConfigParam): string {
@@ -164,7 +182,12 @@ export function createRemoteConfigService(opts: RemoteConfigOptions) {
       timeoutMs: opts.commandTimeoutMs,
     });
     const data = outcome.status === 'ok' ? outcome.reply?.data : undefined;
-    return { outcome, ts: data?.ts ?? null, values: data ? configDecoder(doc)(data.blocks) : null };
+    return {
+      outcome,
+      ts: data?.ts ?? null,
+      values: data ? configDecoder(doc)(data.blocks) : null,
+      blocks: data?.blocks ?? [],
+    };
   }
 
   async function logWrite(ctx: SessionContext, set: GensetRow, ip: string, feedback: Record<string, unknown>) {
@@ -246,7 +269,7 @@ export function createRemoteConfigService(opts: RemoteConfigOptions) {
       }
       const doc = await configOf(set);
 
-      const requested: { param: ConfigParam; value: number; write: PlannedWrite; expected: number | null }[] = [];
+      const requested: { param: ConfigParam; value: number; expected: number | null }[] = [];
       const fields: Record<string, string> = {};
       for (const [key, value] of Object.entries(input.values)) {
         const param = findConfigParam(doc, key);
@@ -258,13 +281,12 @@ export function createRemoteConfigService(opts: RemoteConfigOptions) {
           const options = param.options.map((option) => option.label[lang]).join(', ');
           rule = translate(lang, 'errors.configNotOption', { value, options });
         }
-        const plan = param && !rule ? planConfigWrite(param, value) : null;
-        if (plan && !plan.ok) rule = translate(lang, 'validation.invalid');
-        if (rule || !plan?.ok || !param) {
+        if (param && !rule && configValueProblem(param, value)) rule = translate(lang, 'validation.invalid');
+        if (rule || !param) {
           fields[key] = translate(lang, 'errors.validation', { field: param ? param.name[lang] : key, rule: rule! });
           continue;
         }
-        requested.push({ param, value, write: plan.write, expected: representable(param, value) });
+        requested.push({ param, value, expected: representable(param, value) });
       }
       const refused = Object.values(fields);
       if (refused.length > 0) {
@@ -282,16 +304,26 @@ export function createRemoteConfigService(opts: RemoteConfigOptions) {
       if (!before.values) throw outcomeError(before.outcome, lang);
       const old = before.values;
       const changed = requested.filter((entry) => (old[entry.param.key] ?? null) !== entry.expected);
+      // Fields of one register go out as one word: the register as just read, with the changed bits replaced.
+      const plan = planConfigWrites(changed, (address) => wordIn(before.blocks, address));
+      if (!plan.ok) {
+        throw new AppError(
+          ResultCode.deviceFailed,
+          'errors.configFailed',
+          { reason: plan.reason },
+          { state: 'error', requestId: before.outcome.requestId },
+        );
+      }
 
       let writeOutcome: CommandOutcome | null = null;
-      for (const part of chunks(changed, MQTT_MAX_WRITES)) {
+      for (const part of chunks<PlannedWrite>(plan.writes, MQTT_MAX_WRITES)) {
         writeOutcome = await commands.send({
           modemKey: modem.modem_key,
           modemId: modem.id,
           gensetId: set.id,
           userId: ctx.user.id,
           name: 'config-write',
-          request: { kind: 'write', port: set.port, address: set.address, writes: part.map((entry) => entry.write) },
+          request: { kind: 'write', port: set.port, address: set.address, writes: part },
           timeoutMs: opts.commandTimeoutMs,
         });
         if (writeOutcome.status !== 'ok') break;
