@@ -4,6 +4,7 @@
 import type { HomeSummaryResponse } from '@genset/protocol';
 import { test, expect as baseExpect } from './fixtures.ts';
 import { api, openSignedIn, PERSONAL } from './helpers.ts';
+import { simulator } from './sim-control.ts';
 
 // These pages load charts and maps; on a busy machine their first paint takes a while.
 const expect = baseExpect.configure({ timeout: 20_000 });
@@ -74,4 +75,34 @@ test('the home page fits a phone', async ({ page }) => {
   await expect(page.getByTestId('total-kw')).toContainText('kW');
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
+});
+
+test('an alarm raised on a set reaches the home page live, without a reload', async ({ page }) => {
+  test.setTimeout(300_000);
+  const quarry = simulator('DEMO-0002');
+  await openSignedIn(page, MANAGER, '/index');
+  const map = page.getByTestId('fleet-map');
+  const row = map.getByTestId('map-list-item').filter({ hasText: 'Quarry prime power' });
+  await expect(row).toContainText('Running');
+  let reloaded = false;
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) reloaded = true;
+  });
+  // The charge alarm is armed once the engine runs on load, which the demo set does a little after start.
+  await expect
+    .poll(async () => (await quarry.state()).genBreakerClosed, { timeout: 90_000, intervals: [2000] })
+    .toBe(true);
+  try {
+    await quarry.injectFault('charge_fail');
+    // Sets the home page follows report at the module's offline rate (60 s): the pushed alarm count colours
+    // the set, and the summary follows with the alarm itself.
+    await expect(row).toContainText('Alarm', { timeout: 100_000 });
+    const latest = page.getByTestId('latest-alarms').locator('.ant-list-item', { hasText: 'Quarry prime power' });
+    await expect(latest.first()).toContainText('Charge alternator failure', { timeout: 30_000 });
+    await expect(latest.first()).toContainText('Warning');
+    await expect(page.getByTestId('active-alarms')).not.toContainText(/Active alarms\s*0/);
+    expect(reloaded).toBe(false);
+  } finally {
+    await quarry.clearFault('charge_fail');
+  }
 });

@@ -52,18 +52,30 @@ export function HomePage() {
   const tokens = useMemo(() => (data?.positions ?? []).map((p) => p.token).slice(0, 100), [data]);
   const { sets: live } = useFleetRealtime(tokens);
 
-  // A pushed status or alarm count that differs from the summary means the counts are stale.
+  // A pushed status or alarm count that differs from the summary means the counts are stale: refresh,
+  // at most every few seconds (a change within that gap is picked up when the gap ends).
   const lastRefresh = useRef(0);
+  const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => {
     if (!data) return;
     const stale = data.positions.some((p) => {
       const l = live[p.token];
       return l && l.status !== null && (l.status !== p.status || (l.alarmnum ?? p.alarmnum) !== p.alarmnum);
     });
-    if (!stale || Date.now() - lastRefresh.current < REFRESH_GAP_MS) return;
-    lastRefresh.current = Date.now();
-    void client.invalidateQueries({ queryKey: HOME_SUMMARY_KEY });
+    if (!stale || pending.current) return;
+    const wait = Math.max(0, lastRefresh.current + REFRESH_GAP_MS - Date.now());
+    pending.current = setTimeout(() => {
+      pending.current = null;
+      lastRefresh.current = Date.now();
+      void client.invalidateQueries({ queryKey: HOME_SUMMARY_KEY });
+    }, wait);
   }, [live, data, client]);
+  useEffect(
+    () => () => {
+      if (pending.current) clearTimeout(pending.current);
+    },
+    [],
+  );
 
   // The summary's total, with each set that has pushed since swapped for its pushed output.
   const totalKw = useMemo(() => {
