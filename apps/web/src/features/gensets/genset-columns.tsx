@@ -48,7 +48,7 @@ export function useGensetColumns(scope: ListScope, params: ListParams, handlers:
         sorter: true,
         sortOrder: sortOrderOf(params, 'name'),
         ellipsis: true,
-        width: 220,
+        width: 200,
         render: (_, set) => (
           <div className="genset-name-cell">
             <Link to={setLinks.detail(set.token)} className="genset-name" title={set.name}>
@@ -75,7 +75,7 @@ export function useGensetColumns(scope: ListScope, params: ListParams, handlers:
         title: t('gensets.columns.status'),
         sorter: true,
         sortOrder: sortOrderOf(params, 'status'),
-        width: 150,
+        width: 130,
         render: (_, set) => <SetStatusTag status={set.status} alarmCount={set.alarmCount} />,
       },
       {
@@ -104,7 +104,7 @@ export function useGensetColumns(scope: ListScope, params: ListParams, handlers:
       {
         key: 'runHours',
         title: t('gensets.columns.runHours'),
-        width: 100,
+        width: 90,
         align: 'right',
         responsive: ['lg'],
         render: (_, set) => <span className="genset-num">{formatValue(set.values.runHours, 'h', 0)}</span>,
