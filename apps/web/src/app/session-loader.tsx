@@ -9,6 +9,7 @@ import { EmptyUserInfoError, fetchSession } from '../api/session.ts';
 import { useSession } from '../stores/session.ts';
 import { FullPageLoading } from '../components/full-page-loading.tsx';
 import { loginPathFor } from './public-routes.ts';
+import { loadSignedInLocales } from '../i18n/index.ts';
 
 export function SessionLoader() {
   const { t } = useTranslation();
@@ -18,7 +19,7 @@ export function SessionLoader() {
   const token = useSession((s) => s.token);
   const { data, error } = useQuery({
     queryKey: ['session', 'load', { token }],
-    queryFn: ({ signal }) => fetchSession(signal),
+    queryFn: async ({ signal }) => (await Promise.all([fetchSession(signal), loadSignedInLocales()]))[0],
     gcTime: 0,
   });
 

@@ -8,17 +8,44 @@ type LocaleModule = { default: Record<string, unknown> };
 
 const localeFiles = import.meta.glob<LocaleModule>('./locales/*/*.json');
 
-export async function loadLocaleResources(lang: Language): Promise<Record<string, unknown>> {
+/**
+ * Domains every page may need, the public ones included (sign-in, agreement, 404): loaded at start. The
+ * others belong to signed-in pages and are loaded with the session (`loadSignedInLocales`), which keeps the
+ * sign-in route light.
+ */
+const START_DOMAINS = new Set(['auth', 'common', 'errors', 'validation', 'legal', 'pages', 'layout']);
+
+export async function loadLocaleResources(
+  lang: Language,
+  which: (domain: string) => boolean = () => true,
+): Promise<Record<string, unknown>> {
   const prefix = `./locales/${lang}/`;
-  const entries = Object.entries(localeFiles).filter(([path]) => path.startsWith(prefix));
+  const entries = Object.entries(localeFiles).filter(
+    ([path]) => path.startsWith(prefix) && which(path.slice(prefix.length, -'.json'.length)),
+  );
   const loaded = await Promise.all(
     entries.map(async ([path, load]) => [path.slice(prefix.length, -'.json'.length), (await load()).default] as const),
   );
   return Object.fromEntries(loaded);
 }
 
-export async function initI18n(lang: Language): Promise<typeof i18next> {
-  const resources = await loadLocaleResources(lang);
+let signedInLoaded: Promise<void> | null = null;
+
+/** The signed-in pages' texts in the current language (once). */
+export function loadSignedInLocales(): Promise<void> {
+  signedInLoaded ??= (async () => {
+    const lang = i18next.language as Language;
+    const resources = await loadLocaleResources(lang, (domain) => !START_DOMAINS.has(domain));
+    i18next.addResourceBundle(lang, 'translation', resources, true, true);
+  })().catch((err: unknown) => {
+    signedInLoaded = null;
+    throw err;
+  });
+  return signedInLoaded;
+}
+
+export async function initI18n(lang: Language, everything = false): Promise<typeof i18next> {
+  const resources = await loadLocaleResources(lang, (domain) => everything || START_DOMAINS.has(domain));
   await i18next.use(initReactI18next).init({
     lng: lang,
     fallbackLng: false,
