@@ -1,7 +1,8 @@
 // Protocol management in the browser: data items created, edited and deleted (in English and in Russian),
 // the first change of a published version saved as a new draft version that the page moves to; the
 // protocol list (create, copy, publish and delete after confirmation, export, import refused with the exact
-// place); dropdown lists attached to a parameter, and module-status items.
+// place); dropdown lists attached to a parameter, dropdown coordinates at bits of a register, and module-status
+// items.
 /// <reference lib="dom" />
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
@@ -370,4 +371,65 @@ test('dropdowns: a new option list attached to a parameter, refused while in use
     source: 'inputs',
     input: 'door',
   });
+});
+
+test('dropdown coordinates at bits of a register: moved to other bits, overlaps and misfits refused, shown on the config protocol screen', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const { token, ref } = await publishedCopy(page, 'e2e-bits');
+  await openSignedIn(page, ADMIN, `/com/configSelect/configCoord/${ref.id}`);
+  const coordinates = page.getByTestId('section-coordinates');
+  const language = coordinates.getByRole('row', { name: /panel_language/ });
+  await expect(language).toContainText('Bits 4–5');
+  await expect(language).toContainText('Register 4117 × 1, written with fc 6');
+  await expect(coordinates.getByRole('row', { name: /idle_start/ })).toContainText('Bit 1');
+  await expect(coordinates.getByRole('row', { name: /rated_frequency/ })).toContainText('Whole register');
+
+  // idle start onto bit 0: that bit belongs to "start on mains failure"
+  await coordinates.getByRole('button', { name: 'Edit idle_start' }).click();
+  const idle = page.getByRole('dialog', { name: 'Change the dropdown: idle_start' });
+  await expect(idle.getByRole('radio', { name: 'Bits of the register' })).toBeChecked();
+  await idle.getByLabel('First bit').fill('0');
+  await idle.getByRole('button', { name: 'Save' }).click();
+  await expect(idle.getByText('Already used in this register by: Start on mains failure (Bit 0)')).toBeVisible();
+  // nor can it take the whole register the others share
+  await idle.getByRole('radio', { name: 'Whole register' }).check();
+  await expect(
+    idle.getByText(/Already used in this register by: Start on mains failure \(Bit 0\), .*Bits 4–5/),
+  ).toBeVisible();
+  await idle.getByRole('button', { name: 'Cancel' }).click();
+
+  // the panel language to bits 6–7; one bit would be too narrow for four languages
+  await coordinates.getByRole('button', { name: 'Edit panel_language' }).click();
+  const edit = page.getByRole('dialog', { name: 'Change the dropdown: panel_language' });
+  await edit.getByLabel('First bit').fill('6');
+  await expect(edit.getByText('These bits hold raw values 0 … 3')).toBeVisible();
+  await edit.getByLabel('Number of bits').fill('1');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(edit.getByText('Values that do not fit in these bits: 2, 3')).toBeVisible();
+  await edit.getByLabel('Number of bits').fill('2');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(toast(page)).toHaveText('Saved as new draft version 2; you are now editing it');
+  const draftId = Number(/\/(\d+)$/.exec(page.url())?.[1]);
+  await expect(language).toContainText('Bits 6–7');
+  await expect(language).toContainText('0 = English · 1 = Chinese · 2 = Russian · 3 = Spanish');
+
+  // the config protocol screen shows the register with its bits
+  await page.getByRole('tab', { name: 'Config protocol' }).click();
+  const params = page.getByTestId('section-configParams');
+  await params.getByRole('searchbox', { name: 'Search' }).fill('4117');
+  await expect(params.getByRole('row', { name: /panel_language/ })).toContainText('4117 Bits 6–7');
+  await expect(params.getByRole('row', { name: /mains_fail_auto_start/ })).toContainText('4117 Bit 0');
+
+  const saved = await api<{ configParams: { key: string; bits?: { start: number; count: number } }[] }>(
+    page.request,
+    `/protocol/info/${draftId}`,
+    undefined,
+    token,
+  );
+  const bitsOf = (key: string) => saved.data.configParams.find((p) => p.key === key)?.bits;
+  expect(bitsOf('panel_language')).toEqual({ start: 6, count: 2 });
+  expect(bitsOf('idle_start')).toEqual({ start: 1, count: 1 });
+  expect(bitsOf('rated_frequency')).toBeUndefined();
 });

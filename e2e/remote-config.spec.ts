@@ -1,7 +1,8 @@
 // Remote configuration in the browser against the demo fleet's live simulated controllers: pick a menu,
 // read it, a value out of range is refused before anything is sent, the write asks for the warning and the
 // account password (a wrong one changes nothing), sends the changed value only and shows that the
-// controller took it; in English and in Russian; an offline module's own message.
+// controller took it; in English and in Russian; an offline module's own message; settings at bits of one
+// register, one changed while the other keeps its value.
 /// <reference lib="dom" />
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
@@ -157,4 +158,53 @@ test('an offline module: the read shows the server’s own message and can be tr
   expect(((await (await again).json()) as { code: number }).code).toBe(504);
   // no error toast: the page reads the raw result itself
   await expect(page.locator('.ant-message-notice')).toHaveCount(0);
+});
+
+test('settings at bits of one register show as dropdowns; changing one keeps the other in the controller', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await openSignedIn(page, ADMIN, `/crewmanage/gconfig?token=${setToken('Telecom tower T-7')}`);
+  const root = page.getByTestId('remote-config');
+  await expect(root.getByText('Module online')).toBeVisible({ timeout: 30_000 });
+  const table = root.getByTestId('config-params');
+  await expect(table.getByRole('row')).not.toHaveCount(1, { timeout: 30_000 });
+
+  const read = page.waitForResponse((r) => r.url().endsWith('/yewu/configdata/readconfignew'));
+  await root.locator('.ant-tree').getByText('Controller options', { exact: true }).click();
+  const menu = (await (await read).json()) as { code: number; data: { params: { key: string; value: number }[] } };
+  expect(menu.code).toBe(200);
+  const valueOf = (params: { key: string; value: number }[], key: string) => params.find((p) => p.key === key)?.value;
+  // A set that ran this test before has the switch on already: flip it either way.
+  const next = valueOf(menu.data.params, 'idle_start') === 1 ? 0 : 1;
+  const mainsBefore = valueOf(menu.data.params, 'mains_fail_auto_start');
+  const label = (value: number | undefined) => (value === 1 ? 'Enabled' : 'Disabled');
+  await expect(table.getByRole('row')).toHaveCount(4);
+  const idle = table.getByRole('row', { name: /Start at idle speed/ });
+  const mains = table.getByRole('row', { name: /Start on mains failure/ });
+  await expect(idle).toContainText(label(1 - next));
+  await expect(mains).toContainText(label(mainsBefore));
+
+  await page.getByRole('combobox', { name: 'New value of Start at idle speed' }).click();
+  await page
+    .locator('.ant-select-dropdown:visible .ant-select-item-option')
+    .filter({ hasText: label(next) })
+    .click();
+  await root.getByRole('button', { name: 'Write changes (1)' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Write settings to the controller' });
+  const sent = page.waitForRequest((r) => r.url().endsWith('/yewu/configdata/writeconfignew'));
+  await dialog.getByLabel('Your account password').fill(ADMIN.password);
+  await dialog.getByRole('button', { name: 'Write' }).click();
+  expect(((await sent).postDataJSON() as { values: Record<string, number> }).values).toEqual({ idle_start: next });
+  await expect(dialog).toBeHidden({ timeout: 30_000 });
+  await expect(root.getByTestId('write-notice')).toHaveText('Settings written and read back: 1');
+  await expect(idle).toContainText('Taken by the controller');
+
+  // read again: the new value is kept, and the other setting of the register is unchanged
+  const again = page.waitForResponse((r) => r.url().endsWith('/yewu/configdata/readconfignew'));
+  await root.getByRole('button', { name: 'Read from controller' }).click();
+  const values = ((await (await again).json()) as { data: { params: { key: string; value: number }[] } }).data.params;
+  expect(valueOf(values, 'idle_start')).toBe(next);
+  expect(valueOf(values, 'mains_fail_auto_start')).toBe(mainsBefore);
+  await expect(mains).toContainText(label(mainsBefore));
 });

@@ -1,9 +1,11 @@
-// /com/module/configProtocol/{id}: the configuration parameters — holding register, type, scale, unit, range
-// accepted for writes and the menu each sits in. Dropdowns are attached on the dropdown-coordinate screen.
+// /com/module/configProtocol/{id}: the configuration parameters — holding register (and the bits of it a
+// parameter sharing the register holds), type, scale, unit, range accepted for writes and the menu each sits in.
+// Dropdowns are attached on the dropdown-coordinate screen.
 import { Col, Form, Input, InputNumber, Row, Select, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { fieldSpan, type ConfigParam, type PollBlock, type ProtocolText } from '@genset/protocol';
 import { storedLanguage } from '../../i18n/languages.ts';
+import { bitsFromValues, BitsFields, bitsText, bitsToValues, type BitsValues } from './bits-fields.tsx';
 import { menuTree } from './config-menus-page.tsx';
 import { useDocumentRules } from './document-rules.ts';
 import { SectionPage } from './section-page.tsx';
@@ -13,7 +15,7 @@ import { TextFields } from './text-fields.tsx';
 const PARAM_TYPES = ['u16', 's16', 'u32', 's32', 'float32'] as const;
 type ParamType = (typeof PARAM_TYPES)[number];
 
-interface ParamForm {
+interface ParamForm extends BitsValues {
   key: string;
   name: ProtocolText;
   menu: string;
@@ -69,7 +71,18 @@ export function ConfigParamsPage() {
               { key: 'key', title: t('protocols.fields.key'), dataIndex: 'key' },
               { key: 'name', title: t('protocols.fields.name'), render: (_v, row) => row.name[lang] },
               { key: 'menu', title: t('protocols.fields.menu'), render: (_v, row) => menuName(row.menu) },
-              { key: 'address', title: t('protocols.fields.register'), dataIndex: 'address' },
+              {
+                key: 'address',
+                title: t('protocols.fields.register'),
+                render: (_v, row) =>
+                  row.bits ? (
+                    <>
+                      {row.address} <Tag color="purple">{bitsText(t, row.bits)}</Tag>
+                    </>
+                  ) : (
+                    row.address
+                  ),
+              },
               { key: 'type', title: t('protocols.fields.type'), dataIndex: 'type' },
               { key: 'scale', title: t('protocols.fields.scale'), dataIndex: 'scale' },
               { key: 'range', title: t('protocols.fields.range'), render: (_v, row) => rangeText(row) },
@@ -95,11 +108,21 @@ export function ConfigParamsPage() {
                 }))}
                 blocks={detail.configReadBlocks}
                 blocksText={blocksText}
+                params={detail.configParams}
+                editing={editing}
                 rules={rules}
               />
             )}
-            toValues={(row) => ({ ...row })}
-            newValues={() => ({ type: 'u16', scale: 1, offset: 0, decimals: 0, min: 0, max: 65535 })}
+            toValues={(row) => ({ ...row, ...bitsToValues(row.bits) })}
+            newValues={() => ({
+              type: 'u16',
+              scale: 1,
+              offset: 0,
+              decimals: 0,
+              min: 0,
+              max: 65535,
+              placement: 'whole',
+            })}
             fromValues={(values, editing) => {
               const wide = fieldSpan(values.type) === 2;
               const param: ConfigParam = {
@@ -116,6 +139,8 @@ export function ConfigParamsPage() {
                 menu: values.menu,
               };
               if (wide && values.wordOrder) param.wordOrder = values.wordOrder;
+              const bits = values.type === 'u16' || values.type === 's16' ? bitsFromValues(values) : undefined;
+              if (bits) param.bits = bits;
               if (values.writeFc && !(wide && values.writeFc === 6)) param.writeFc = values.writeFc;
               // The dropdown stays as it was; it is edited on the coordinate screen.
               if (editing?.optionList) param.optionList = editing.optionList;
@@ -139,12 +164,15 @@ function ParamFields(props: {
   menus: { value: string; label: string }[];
   blocks: readonly PollBlock[];
   blocksText: string;
+  params: readonly ConfigParam[];
+  editing: ConfigParam | null;
   rules: ReturnType<typeof useDocumentRules>;
 }) {
   const { t } = useTranslation();
   const { rules } = props;
   const type = Form.useWatch<ParamType | undefined>('type');
   const wide = type !== undefined && fieldSpan(type) === 2;
+  const narrow = type === 'u16' || type === 's16';
   return (
     <>
       <Row gutter={12}>
@@ -213,6 +241,17 @@ function ParamFields(props: {
           </Form.Item>
         </Col>
       </Row>
+      {narrow && (
+        <BitsFields
+          params={props.params}
+          dependencies={['address', 'type']}
+          target={(get) => ({
+            key: props.editing?.key,
+            address: get('address') as number | undefined,
+            type: get('type') as ParamType | undefined,
+          })}
+        />
+      )}
       <Row gutter={12}>
         <Col xs={12} sm={6}>
           <Form.Item

@@ -1,10 +1,19 @@
 // /com/configSelect/configCoord/{id}: dropdown coordinates — which parameter uses which option list, with where
-// the parameter sits (menu path, holding register, registers, write function code) and the value each label
-// writes there.
+// the parameter sits (menu path, holding register, registers, write function code), at which bits of the
+// register (or the whole register) and the value each label writes there.
 import { Form, Select, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { ConfigParam } from '@genset/protocol';
+import type { BitField, ConfigParam } from '@genset/protocol';
 import { storedLanguage } from '../../i18n/languages.ts';
+import {
+  bitsFromValues,
+  BitsFields,
+  bitsText,
+  bitsToValues,
+  takesBits,
+  valuesOutsideBits,
+  type BitsValues,
+} from './bits-fields.tsx';
 import { rangeText } from './config-params-page.tsx';
 import { useDocumentRules } from './document-rules.ts';
 import { SectionPage } from './section-page.tsx';
@@ -14,9 +23,11 @@ import { SectionTable } from './section-table.tsx';
 interface Coordinate {
   param: string;
   list: string | null;
+  /** At which bits of the register the option value goes; null: it is the whole register's value. */
+  bits: BitField | null;
 }
 
-interface CoordinateForm {
+interface CoordinateForm extends BitsValues {
   param: string;
   list: string;
 }
@@ -33,15 +44,18 @@ export function DropdownCoordsPage() {
         const where = (key: string) => detail.coordinates.find((c) => c.param === key);
         const rows: Coordinate[] = detail.configParams
           .filter((p) => p.options && p.options.length > 0)
-          .map((p) => ({ param: p.key, list: p.optionList ?? null }));
+          .map((p) => ({ param: p.key, list: p.optionList ?? null, bits: p.bits ?? null }));
 
+        // A parameter whose dropdown is detached keeps its place in the register.
         const toParams = (coordinates: Coordinate[]): ConfigParam[] =>
           detail.configParams.map((param) => {
             const { optionList: _list, options, ...rest } = param;
             const coordinate = coordinates.find((c) => c.param === param.key);
             if (!coordinate) return rest;
-            if (coordinate.list === null) return { ...rest, ...(options ? { options } : {}) };
-            return { ...rest, optionList: coordinate.list, options: listOf(coordinate.list)?.options ?? [] };
+            const { bits: _bits, ...unplaced } = rest;
+            const placed = coordinate.bits ? { ...unplaced, bits: coordinate.bits } : unplaced;
+            if (coordinate.list === null) return { ...placed, ...(options ? { options } : {}) };
+            return { ...placed, optionList: coordinate.list, options: listOf(coordinate.list)?.options ?? [] };
           });
 
         return (
@@ -95,6 +109,12 @@ export function DropdownCoordsPage() {
                 },
               },
               {
+                key: 'bits',
+                title: t('protocols.fields.bits'),
+                render: (_v, row) =>
+                  row.bits ? <Tag color="purple">{bitsText(t, row.bits)}</Tag> : bitsText(t, row.bits),
+              },
+              {
                 key: 'values',
                 title: t('protocols.fields.values'),
                 render: (_v, row) =>
@@ -113,11 +133,17 @@ export function DropdownCoordsPage() {
                 }))}
                 paramOf={paramOf}
                 listOf={listOf}
+                allParams={detail.configParams}
                 rules={rules}
               />
             )}
-            toValues={(row) => ({ param: row.param, list: row.list ?? '' })}
-            fromValues={(values) => ({ param: values.param, list: values.list })}
+            toValues={(row) => ({ param: row.param, list: row.list ?? '', ...bitsToValues(row.bits) })}
+            newValues={() => ({ placement: 'whole' })}
+            fromValues={(values) => ({
+              param: values.param,
+              list: values.list,
+              bits: takesBits(paramOf(values.param)?.type) ? (bitsFromValues(values) ?? null) : null,
+            })}
             onSave={(coordinates) => save({ configParams: toParams(coordinates) })}
             addText={t('protocols.coordinates.add')}
             createTitle={t('protocols.coordinates.create')}
@@ -136,6 +162,7 @@ function CoordinateFields(props: {
   lists: { value: string; label: string }[];
   paramOf: (key: string) => ConfigParam | undefined;
   listOf: (key: string | null) => { options: { value: number }[] } | undefined;
+  allParams: readonly ConfigParam[];
   rules: ReturnType<typeof useDocumentRules>;
 }) {
   const { t } = useTranslation();
@@ -155,7 +182,7 @@ function CoordinateFields(props: {
         name="list"
         label={t('protocols.fields.optionList')}
         extra={param ? t('protocols.coordinates.range', { range: rangeText(param) }) : undefined}
-        dependencies={['param']}
+        dependencies={['param', 'placement', 'bitStart', 'bitCount']}
         rules={[
           ...props.rules.required,
           ({ getFieldValue }) => ({
@@ -164,10 +191,26 @@ function CoordinateFields(props: {
               const list = typeof value === 'string' ? props.listOf(value) : undefined;
               const outside =
                 list && target ? list.options.filter((o) => o.value < target.min || o.value > target.max) : [];
-              return outside.length > 0
-                ? Promise.reject(
-                    new Error(t('protocols.rules.optionsOutside', { values: outside.map((o) => o.value).join(', ') })),
-                  )
+              if (outside.length > 0) {
+                return Promise.reject(
+                  new Error(t('protocols.rules.optionsOutside', { values: outside.map((o) => o.value).join(', ') })),
+                );
+              }
+              const bits = bitsFromValues({
+                placement: getFieldValue('placement') as BitsValues['placement'],
+                bitStart: getFieldValue('bitStart') as number | undefined,
+                bitCount: getFieldValue('bitCount') as number | undefined,
+              });
+              const tooWide =
+                list && target && bits && bits.start + bits.count <= 16
+                  ? valuesOutsideBits(
+                      target,
+                      bits,
+                      list.options.map((o) => o.value),
+                    )
+                  : [];
+              return tooWide.length > 0
+                ? Promise.reject(new Error(t('protocols.rules.optionsTooWide', { values: tooWide.join(', ') })))
                 : Promise.resolve();
             },
           }),
@@ -175,6 +218,16 @@ function CoordinateFields(props: {
       >
         <Select options={props.lists} notFoundContent={t('protocols.coordinates.noLists')} />
       </Form.Item>
+      {(param === undefined || takesBits(param.type)) && (
+        <BitsFields
+          params={props.allParams}
+          dependencies={['param']}
+          target={(get) => {
+            const target = props.paramOf(get('param') as string);
+            return target ? { key: target.key, address: target.address, type: target.type } : {};
+          }}
+        />
+      )}
     </>
   );
 }
