@@ -1,13 +1,14 @@
 // A set's status as the console shows it (spec 3): 0 offline, 1 shutdown, 2 standby, 3 running, and "alarm"
-// when active alarms stand; each with a colour (antd tag preset and hex for maps and charts) and a word.
+// when active alarms stand; each with a colour (a tag tone, and hex for maps and charts) and a word.
+import type { Tone } from './tone-tag.tsx';
 export type SetStatusKey = 'offline' | 'shutdown' | 'standby' | 'running' | 'alarm';
 
 export const STATUS_KEYS: readonly SetStatusKey[] = ['offline', 'shutdown', 'standby', 'running', 'alarm'];
 
 const BY_CODE: Record<number, SetStatusKey> = { 0: 'offline', 1: 'shutdown', 2: 'standby', 3: 'running' };
 
-export const STATUS_TAG_COLOR: Record<SetStatusKey, string> = {
-  offline: 'default',
+export const STATUS_TONE: Record<SetStatusKey, Tone> = {
+  offline: 'grey',
   shutdown: 'orange',
   standby: 'blue',
   running: 'green',

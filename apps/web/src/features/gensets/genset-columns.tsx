@@ -19,6 +19,7 @@ function sortOrderOf(params: ListParams, key: GensetSort) {
 }
 
 function PowerCell({ set }: { set: GensetListItem }) {
+  const { t } = useTranslation();
   const kw = set.values.kw;
   const rated = set.ratedPowerKw;
   const percent = kw !== null && rated ? Math.max(0, Math.min(100, (kw / rated) * 100)) : null;
@@ -29,7 +30,13 @@ function PowerCell({ set }: { set: GensetListItem }) {
         <Typography.Text type="secondary"> / {rated ? formatValue(rated, 'kW', 0) : NONE}</Typography.Text>
       </span>
       {percent !== null ? (
-        <Progress percent={percent} size={{ height: 4 }} showInfo={false} strokeColor="#389e0d" />
+        <Progress
+          percent={percent}
+          size={{ height: 4 }}
+          showInfo={false}
+          strokeColor="#389e0d"
+          aria-label={t('gensets.list.load', { percent: Math.round(percent) })}
+        />
       ) : null}
     </div>
   );
@@ -154,7 +161,6 @@ export function useGensetColumns(scope: ListScope, params: ListParams, handlers:
         key: 'actions',
         title: t('gensets.columns.actions'),
         width: narrow ? 64 : 132,
-        fixed: narrow ? undefined : 'right',
         render: (_, set) => <RowActions set={set} handlers={handlers} compact={narrow} />,
       },
     ],

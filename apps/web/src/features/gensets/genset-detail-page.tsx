@@ -171,6 +171,7 @@ export function GensetDetailPage() {
                 </Button>
                 <Button
                   danger
+                  className="danger-readable"
                   icon={<DeleteOutlined />}
                   onClick={() => confirmDelete([set], () => void navigate('/genset/mylist'))}
                 >

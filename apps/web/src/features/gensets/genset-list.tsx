@@ -156,7 +156,7 @@ export function GensetList({ scope }: { scope: ListScope }) {
             <Button size="small" onClick={() => setSelected([])}>
               {t('gensets.list.clearSelection')}
             </Button>
-            <Button size="small" danger icon={<DeleteOutlined />} onClick={deleteSelected}>
+            <Button size="small" danger className="danger-readable" icon={<DeleteOutlined />} onClick={deleteSelected}>
               {t('gensets.list.deleteSelected')}
             </Button>
           </Space>
@@ -173,7 +173,6 @@ export function GensetList({ scope }: { scope: ListScope }) {
           columns={columns}
           dataSource={data?.list ?? []}
           loading={list.isPending || (list.isFetching && list.isPlaceholderData)}
-          scroll={{ x: 'max-content' }}
           tableLayout="auto"
           rowSelection={{
             selectedRowKeys: selected.map((s) => s.token),

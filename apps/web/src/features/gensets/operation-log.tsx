@@ -1,13 +1,14 @@
 // The latest operations on a set: when, who, what, and how a command ended.
-import { List, Tag, Typography } from 'antd';
+import { List, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { GensetOperation } from '@genset/protocol';
 import { formatDateTime } from '../../components/format.ts';
+import { ToneTag, type Tone } from '../../components/tone-tag.tsx';
 
-const OUTCOME_COLORS: Record<string, string> = {
+const OUTCOME_TONES: Record<string, Tone> = {
   ok: 'green',
   timeout: 'orange',
-  offline: 'default',
+  offline: 'grey',
   refused: 'red',
   error: 'red',
 };
@@ -19,16 +20,16 @@ export function OperationLog({ operations }: { operations: GensetOperation[] }) 
       size="small"
       dataSource={operations}
       data-testid="operation-log"
-      locale={{ emptyText: t('gensets.detail.noOperations') }}
+      locale={{ emptyText: <Typography.Text type="secondary">{t('gensets.detail.noOperations')}</Typography.Text> }}
       renderItem={(op) => (
         <List.Item>
           <div className="genset-name-cell" style={{ width: '100%' }}>
             <span>
               {op.matter}{' '}
               {op.outcome ? (
-                <Tag color={OUTCOME_COLORS[op.outcome] ?? 'default'} style={{ marginInlineEnd: 0 }}>
-                  {op.outcome in OUTCOME_COLORS ? t(`gensets.outcomes.${op.outcome}`) : op.outcome}
-                </Tag>
+                <ToneTag tone={OUTCOME_TONES[op.outcome] ?? 'grey'}>
+                  {op.outcome in OUTCOME_TONES ? t(`gensets.outcomes.${op.outcome}`) : op.outcome}
+                </ToneTag>
               ) : null}
             </span>
             <Typography.Text type="secondary" className="genset-sub">

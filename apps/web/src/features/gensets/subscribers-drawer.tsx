@@ -77,12 +77,13 @@ export function SubscribersDrawer({
               onConfirm={() => removeIds(selected)}
               disabled={selected.length === 0}
             >
-              <Button danger icon={<DeleteOutlined />} disabled={selected.length === 0}>
+              <Button danger className="danger-readable" icon={<DeleteOutlined />} disabled={selected.length === 0}>
                 {t('gensets.subscribers.removeSelected', { count: selected.length })}
               </Button>
             </Popconfirm>
           </Space>
           <Table<SubscriptionItem>
+            className="genset-subscribers"
             size="small"
             rowKey="id"
             loading={subscribers.isFetching}
@@ -93,7 +94,6 @@ export function SubscribersDrawer({
               preserveSelectedRowKeys: true,
             }}
             locale={{ emptyText: t('gensets.subscribers.empty') }}
-            scroll={{ x: 520 }}
             pagination={{
               current: page,
               pageSize: size,

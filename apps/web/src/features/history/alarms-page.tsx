@@ -1,7 +1,7 @@
 // /genset/alarms: alarms per day and level (all sets, or one), and one set's alarms within the range by
 // level and state (active or ended), paged.
 import { useMemo, useState } from 'react';
-import { Card, Segmented, Select, Space, Statistic, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Card, Segmented, Select, Space, Statistic, Table, Typography, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import {
@@ -13,6 +13,7 @@ import {
   type AlarmLevelName,
 } from '@genset/protocol';
 import { AlarmLevelTag } from '../../components/alarm-level-tag.tsx';
+import { ToneTag } from '../../components/tone-tag.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { ErrorState } from '../../components/error-state.tsx';
 import { formatDateTime } from '../../components/format.ts';
@@ -70,7 +71,7 @@ export function AlarmsPage() {
         width: 170,
         render: (_, a) =>
           a.end === null ? (
-            <Tag color="red">{t('history.alarms.active')}</Tag>
+            <ToneTag tone="red">{t('history.alarms.active')}</ToneTag>
           ) : (
             <span className="history-num">{formatDateTime(a.end, true)}</span>
           ),

@@ -1,10 +1,11 @@
 // The alarms that started last across the fleet, newest first, with level, set, time and whether they stand.
-import { List, Tag, Typography } from 'antd';
+import { List, Typography } from 'antd';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { HomeSummaryResponse } from '@genset/protocol';
 import { AlarmLevelTag } from '../../components/alarm-level-tag.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
+import { ToneTag } from '../../components/tone-tag.tsx';
 import { formatDateTime } from '../../components/format.ts';
 
 export function LatestAlarms({ alarms }: { alarms: HomeSummaryResponse['latestAlarms'] }) {
@@ -24,7 +25,7 @@ export function LatestAlarms({ alarms }: { alarms: HomeSummaryResponse['latestAl
               <span className="home-alarm-title" title={a.title}>
                 {a.title}
               </span>
-              {a.end === null ? <Tag color="red">{t('home.latest.active')}</Tag> : null}
+              {a.end === null ? <ToneTag tone="red">{t('home.latest.active')}</ToneTag> : null}
             </div>
             <Typography.Text type="secondary" className="home-alarm-sub">
               <Link to={`/genset/alarms?token=${encodeURIComponent(a.token)}`}>{a.setName}</Link>
