@@ -112,6 +112,9 @@ export async function createMonthPartition<DB>(db: Kysely<DB>, spec: Partitioned
   const parent = sql.table(spec.table);
   const def = sql.table(defaultPartitionName(spec.table));
   const col = sql.ref(spec.column);
+  // Creating a partition locks the whole table anyway: taking that lock first means no insert lands in the
+  // DEFAULT partition between moving its rows and creating the partition, and no lock is upgraded halfway.
+  await sql`lock table ${parent} in access exclusive mode`.execute(db);
   const { rows } = await sql<{ n: number }>`select count(*) as n from ${def}
     where ${col} >= ${from} and ${col} < ${to}`.execute(db);
   const waiting = Number(rows[0]?.n ?? 0);
