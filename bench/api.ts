@@ -467,6 +467,7 @@ async function main() {
       table(
         [
           'call',
+          'conns',
           'rows (total)',
           'req/s',
           'of bare',
@@ -476,9 +477,10 @@ async function main() {
           'bytes',
           'errors',
           'server CPU %',
+          'bench CPU %',
           'others (cores)',
         ],
-        rows.map((r) => [
+        [...rows, ...single].map((r) => [
           r.name,
           String(r.connections),
           totals.has(r.name) ? `${totals.get(`${r.name}#rows`)} (${fmt(totals.get(r.name)!)})` : '',

@@ -1,7 +1,7 @@
 // The set lists: "my gensets" (owned or subscribed) and the company's sets within the role's data scope,
 // filtered by status and by name or number, counted per status for the filter tabs, sorted and paged. The
 // choice, counting and ordering run on the set directory in memory; the database is asked for the user's
-// subscriptions (one index range) and for the rows of the page only.
+// subscription fingerprint (from an index) and for the rows of the page only.
 import { GENSET_STATUS_FILTERS, type GensetListItem, type GensetSort, type GensetStatusFilter } from '@genset/protocol';
 import type { Db } from '../../db/database.ts';
 import type { UserRow } from '../auth/repository.ts';
@@ -42,26 +42,54 @@ const KEY: Record<GensetSort, (e: DirectoryEntry) => number> = {
 /** Rows fetched per query when a whole list is read (export). */
 const CHUNK = 500;
 
+/** Users whose subscribed set ids are kept between requests. */
+const SUBSCRIPTION_CACHE_USERS = 10_000;
+
 export function createListQueries(db: Db, directory: SetDirectory) {
-  /** The sets of the scope that match the search, with the caller's subscription rights on each. */
+  /** Per user: the ids of the sets subscribed to, with the fingerprint of the rows they were read from. */
+  const subscribed = new Map<number, { fingerprint: string; ids: Int32Array }>();
+
+  /**
+   * The ids of the sets a user subscribes to. Each call checks a fingerprint of the user's subscription rows
+   * (count, highest row id, sum of set ids: read from the index alone) and reads the rows again only when it
+   * changed, so a subscription made or removed on any server instance shows at once.
+   */
+  async function subscribedIds(userId: number): Promise<Int32Array> {
+    const fp = await db
+      .selectFrom('subscription')
+      .select((eb) => [
+        eb.fn.countAll<number>().as('n'),
+        eb.fn.max<number>('id').as('last'),
+        eb.fn.sum<number>('genset_id').as('sum'),
+      ])
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    const fingerprint = `${Number(fp.n)}|${fp.last ?? 0}|${fp.sum ?? 0}`;
+    const hit = subscribed.get(userId);
+    if (hit && hit.fingerprint === fingerprint) {
+      // most recently used last
+      subscribed.delete(userId);
+      subscribed.set(userId, hit);
+      return hit.ids;
+    }
+    const rows = await db.selectFrom('subscription').select('genset_id').where('user_id', '=', userId).execute();
+    const ids = Int32Array.from(rows, (r) => r.genset_id);
+    subscribed.delete(userId);
+    if (subscribed.size >= SUBSCRIPTION_CACHE_USERS) subscribed.delete(subscribed.keys().next().value!);
+    subscribed.set(userId, { fingerprint, ids });
+    return ids;
+  }
+
+  /** The sets of the scope that match the search. */
   async function candidates(scope: ListScope, search: string | undefined) {
     const dir = await directory.current();
     const user = scope.user;
-    const subs = new Map<number, Rights>();
-    let list: DirectoryEntry[] = [];
+    let list: DirectoryEntry[];
     if (scope.kind === 'mine') {
-      const rows = await db
-        .selectFrom('subscription')
-        .select(['genset_id', 'rights'])
-        .where('user_id', '=', user.id)
-        .execute();
-      for (const r of rows) subs.set(r.genset_id, r.rights as Rights);
-      const seen = new Set<number>();
-      for (const e of dir.byOwner.get(user.id) ?? []) {
-        seen.add(e.id);
-        list.push(e);
-      }
-      for (const id of subs.keys()) {
+      const owned = dir.byOwner.get(user.id) ?? [];
+      list = [...owned];
+      const seen = new Set<number>(owned.map((e) => e.id));
+      for (const id of await subscribedIds(user.id)) {
         const e = dir.byId.get(id);
         if (e && !seen.has(id)) list.push(e);
       }
@@ -83,7 +111,7 @@ export function createListQueries(db: Db, directory: SetDirectory) {
       const needle = search.toLowerCase();
       list = list.filter((e) => e.search.includes(needle));
     }
-    return { list, subs };
+    return list;
   }
 
   function countAll(list: DirectoryEntry[]): Record<GensetStatusFilter, number> {
@@ -100,11 +128,7 @@ export function createListQueries(db: Db, directory: SetDirectory) {
   }
 
   /** The list rows of the given sets, in that order, from their stored rows and directory state. */
-  async function rowsOf(
-    scope: ListScope,
-    entries: DirectoryEntry[],
-    subs: Map<number, Rights>,
-  ): Promise<GensetListItem[]> {
+  async function rowsOf(scope: ListScope, entries: DirectoryEntry[]): Promise<GensetListItem[]> {
     const user = scope.user;
     const byId = new Map<number, GensetListItem>();
     for (let i = 0; i < entries.length; i += CHUNK) {
@@ -116,7 +140,9 @@ export function createListQueries(db: Db, directory: SetDirectory) {
         .leftJoin('set_latest as l', 'l.genset_id', 'g.id')
         .leftJoin('modem as m', 'm.id', 'g.modem_id')
         .leftJoin('users as o', 'o.id', 'g.owner_user_id')
+        .leftJoin('subscription as s', (j) => j.onRef('s.genset_id', '=', 'g.id').on('s.user_id', '=', user.id))
         .select([
+          's.rights as sub_rights',
           'g.id',
           'g.token',
           'g.name',
@@ -142,7 +168,7 @@ export function createListQueries(db: Db, directory: SetDirectory) {
             companyId: r.company_id,
             ownerUserId: r.owner_user_id,
             ownerDepartmentId: r.owner_department_id ?? null,
-            subscription: subs.get(r.id) ?? null,
+            subscription: (r.sub_rights as Rights | null) ?? null,
           }) ?? 'view';
         byId.set(r.id, {
           token: r.token,
@@ -176,14 +202,14 @@ export function createListQueries(db: Db, directory: SetDirectory) {
 
   /** Counts per status filter, and the rows of one page (or of everything up to `limit`, for export). */
   async function page(scope: ListScope, query: ListQuery, offset: number, limit: number) {
-    const { list, subs } = await candidates(scope, query.search);
+    const list = await candidates(scope, query.search);
     const counts = countAll(list);
     const key = KEY[query.sort];
     const sign = query.order === 'desc' ? -1 : 1;
     const chosen = list
       .filter(MATCHES[query.status])
       .sort((a, b) => sign * (key(a) - key(b)) || a.nameRank - b.nameRank);
-    const rows = offset < chosen.length ? await rowsOf(scope, chosen.slice(offset, offset + limit), subs) : [];
+    const rows = offset < chosen.length ? await rowsOf(scope, chosen.slice(offset, offset + limit)) : [];
     return { counts, total: chosen.length, rows };
   }
 
