@@ -40,6 +40,15 @@ test('a running set shows a trend with data and units, a table of readings and a
   await page.getByTestId('range-select').getByText('Last month').click();
   expect(((await (await monthAnswer).request().postDataJSON()) as { range: string }).range).toBe('month');
   await expect(page).toHaveURL(/range=month/);
+  // A custom range: the last day unless the user picks other days.
+  const customAnswer = page.waitForResponse(chartResponse);
+  await page.getByTestId('range-select').getByText('Custom').click();
+  const custom = (await (await customAnswer).request().postDataJSON()) as { range: string; start: number; end: number };
+  expect(custom.range).toBe('custom');
+  expect(custom.end - custom.start).toBeGreaterThan(86_400_000);
+  expect(custom.end - custom.start).toBeLessThan(3 * 86_400_000);
+  await expect(page).toHaveURL(/range=custom&start=\d+&end=\d+/);
+  await expect(page.getByLabel('Custom range').first()).toBeVisible();
 
   await page.getByRole('tab', { name: 'Table' }).click();
   const table = page.getByTestId('history-table');
