@@ -250,3 +250,36 @@ test('the set pages have no serious or critical accessibility violation', async 
     expect(serious, path).toEqual([]);
   }
 });
+
+test('the owner sees the subscribers of a set, changes their rights and removes them', async ({ page }) => {
+  const manager = await apiLogin(page.request, MANAGER);
+  const farm = await infoOf(page.request, manager.utoken, 'Farm irrigation pump');
+  const nickname = `Sub ${Date.now() % 100000}`;
+  const user = await registerAccount(page.request, nickname);
+  const subscribed = await api(page.request, '/sub/add', { code: farm.subscriptionCode }, user.token);
+  expect(subscribed.code, subscribed.msg).toBe(200);
+  const rightsOfUser = async () => {
+    const list = await api<GensetListResponse>(page.request, '/genset/mylist', { search: 'Farm' }, user.token);
+    return list.data.list.map((s) => s.rights);
+  };
+  expect(await rightsOfUser()).toEqual(['view']);
+
+  await useToken(page.context(), manager.utoken);
+  await page.goto(`/crewmanage/detail/${farm.token}`);
+  await page.getByTestId('genset-detail').getByRole('button', { name: 'Subscribers and codes' }).click();
+  const drawer = page.getByRole('dialog', { name: 'Subscribers of Farm irrigation pump' });
+  await expect(drawer.getByTestId('subscription-code')).toHaveText(farm.subscriptionCode!);
+  const row = drawer.getByRole('row', { name: new RegExp(nickname) });
+  await expect(row).toBeVisible();
+
+  await row.getByRole('combobox', { name: `Rights of ${nickname}` }).click();
+  await page.locator('.ant-select-dropdown:visible').getByText('Control', { exact: true }).click();
+  await expect(toast(page)).toContainText('Rights changed');
+  await expect.poll(rightsOfUser).toEqual(['control']);
+
+  await row.getByRole('button', { name: `Remove ${nickname}` }).click();
+  await page.getByRole('tooltip').getByRole('button', { name: 'Remove' }).click();
+  await expect(toast(page)).toContainText('Removed: 1');
+  await expect(drawer.getByRole('row', { name: new RegExp(nickname) })).toHaveCount(0);
+  await expect.poll(rightsOfUser).toEqual([]);
+});
