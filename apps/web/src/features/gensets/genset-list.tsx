@@ -34,7 +34,6 @@ export function GensetList({ scope }: { scope: ListScope }) {
   const [selected, setSelected] = useState<GensetListItem[]>([]);
   const [subscribing, setSubscribing] = useState(false);
   const [subscribersOf, setSubscribersOf] = useState<GensetListItem | null>(null);
-  const [search, setSearch] = useState(params.search);
   const confirmDelete = useConfirmDelete();
   const leave = useDeleteSubscriptions();
 
@@ -115,10 +114,11 @@ export function GensetList({ scope }: { scope: ListScope }) {
         <StatusFilter value={params.status} counts={data?.counts} onChange={(status) => update({ status })} />
         <div className="genset-toolbar-right">
           <Input.Search
+            // A search changed from outside (a link, the address) starts the box afresh.
+            key={params.search}
             allowClear
-            value={search}
+            defaultValue={params.search}
             onChange={(e) => {
-              setSearch(e.target.value);
               if (e.target.value === '' && params.search !== '') update({ search: '' });
             }}
             onSearch={(value) => update({ search: value.trim() })}
