@@ -198,6 +198,26 @@ describe('managing subscribers', () => {
   });
 });
 
+describe('several server instances', () => {
+  it('a subscription written by another instance shows in my gensets at once, and so does its removal', async () => {
+    const set = await addSet(manager);
+    const user = await newUser();
+    const mylist = async () => (await call(t.app, 'POST', '/genset/mylist', { token: user.token, body: {} })).data;
+    expect((await mylist()).total).toBe(0);
+    const db = t.app.database.db;
+    const id = (await db.selectFrom('genset').select('id').where('token', '=', set.token).executeTakeFirstOrThrow()).id;
+    await db
+      .insertInto('subscription')
+      .values({ genset_id: id, user_id: user.id, rights: 'control', created_at: Date.now() })
+      .execute();
+    const shown = await mylist();
+    expect(shown.total).toBe(1);
+    expect(shown.list[0]).toMatchObject({ token: set.token, rights: 'control' });
+    await db.deleteFrom('subscription').where('genset_id', '=', id).where('user_id', '=', user.id).execute();
+    expect((await mylist()).total).toBe(0);
+  });
+});
+
 describe('wrong codes are rate-limited', () => {
   let limited: TestApp;
   beforeAll(async () => {
