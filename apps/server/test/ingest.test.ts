@@ -350,6 +350,20 @@ describe('rollups after a crash', () => {
     await second.ingest.flush();
     expect((await rollup())?.samples).toBe(3);
     await second.ingest.close();
+
+    // A process that died after writing this set's rollups but before the end of its writing cycle left the
+    // watermark behind: the set's own merged_id tells the next one that these samples are counted already.
+    await t.app.devices.ingest.flush();
+    await t.app.database.db
+      .updateTable('ingest_state')
+      .set({ value: 0 })
+      .where('name', '=', 'rollup_sample_id')
+      .execute();
+    const third = standalone(3_600_000);
+    await third.ingest.flush();
+    expect((await rollup())?.samples).toBe(3);
+    expect(JSON.parse((await rollup())!.stats).gen_kw).toMatchObject({ n: 3, sum: 600 });
+    await third.ingest.close();
   });
 });
 

@@ -83,6 +83,8 @@ interface Queued {
 }
 
 const BATCH_LIMIT = 500;
+/** Sets written per transaction when what is held in memory is written. */
+const PERSIST_SLICE = 50;
 /** Samples inserted by one statement. */
 const SAMPLE_CHUNK = 100;
 /** Snapshots waiting beyond this make the broker stop reading from the modules until the queue is half as long. */
@@ -133,8 +135,9 @@ export function createIngest(opts: IngestOptions) {
   const setsById = new Map<number, SetState>();
   /** The newest bucket of each set and table (`table|gensetId`). */
   const buckets = new Map<string, Bucket>();
-  /** Buckets changed since the last persist (`table|gensetId|bucket`). */
+  /** Buckets changed since the last persist (`table|gensetId|bucket`), and the same by set. */
   const dirtyBuckets = new Map<string, Bucket>();
+  const dirtyBySet = new Map<number, Set<Bucket>>();
   /** Sets whose latest values changed since the last persist. */
   const dirtyLatest = new Set<number>();
   /** Modules heard from since the last persist: the highest seq stored and when. */
@@ -347,10 +350,18 @@ export function createIngest(opts: IngestOptions) {
   }
 
   /** Adds one stored sample to its set's hour and day buckets (kept in memory until the next persist). */
+  function markDirty(b: Bucket) {
+    dirtyBuckets.set(`${b.table}|${b.gensetId}|${b.bucket}`, b);
+    let ofSet = dirtyBySet.get(b.gensetId);
+    if (!ofSet) dirtyBySet.set(b.gensetId, (ofSet = new Set()));
+    ofSet.add(b);
+    dirtyLatest.add(b.gensetId);
+  }
+
   function addTo(b: Bucket, values: Record<string, number | null>) {
     mergeStats(b.stats, values);
     b.samples += 1;
-    dirtyBuckets.set(`${b.table}|${b.gensetId}|${b.bucket}`, b);
+    markDirty(b);
   }
 
   /**
@@ -379,50 +390,68 @@ export function createIngest(opts: IngestOptions) {
     })();
   }
 
-  /** Writes the rollups, latest values and module counters changed since the last time, with the watermark. */
-  async function persist() {
-    lastPersist = Date.now();
-    if (!dirtyBuckets.size && !dirtyLatest.size && !dirtyModems.size && persistedUpTo === mergedUpTo) return;
-    const bucketsNow = [...dirtyBuckets.values()];
-    const latestNow = [...dirtyLatest];
-    const modemsNow = [...dirtyModems];
-    const upTo = mergedUpTo;
-    dirtyBuckets.clear();
-    dirtyLatest.clear();
-    dirtyModems.clear();
+  /**
+   * Writing what is held in memory goes in cycles of small transactions, so that batches (and their acks and
+   * pushes) carry on in between: one transaction for a thousand sets stopped ingestion for a fifth of a second.
+   * A slice writes, for each of its sets, every bucket of the set changed so far and the set's latest row with
+   * `merged_id`, the highest sample id those buckets hold: each set is consistent on its own. When a cycle has
+   * written every set that was changed when it began, every sample up to the cycle's starting point is in the
+   * rollups, and that point becomes the watermark; samples after it that a set's rollups already hold are
+   * recognised by the set's `merged_id` when they are merged again after a crash.
+   */
+  let cycle: { upTo: number; sets: number[]; next: number } | null = null;
+
+  async function persistSlice() {
+    if (!cycle) {
+      lastPersist = Date.now();
+      if (!dirtyLatest.size && !dirtyModems.size && persistedUpTo === mergedUpTo) return;
+      cycle = { upTo: mergedUpTo, sets: [...dirtyLatest], next: 0 };
+    }
+    const c = cycle;
+    const ids = c.sets.slice(c.next, c.next + PERSIST_SLICE);
+    const last = c.next + ids.length >= c.sets.length;
+    const work = ids
+      .filter((id) => dirtyLatest.has(id)) // written by a slice of this cycle already, or forgotten
+      .map((id) => ({ id, set: setsById.get(id), buckets: [...(dirtyBySet.get(id) ?? [])] }));
+    const modemsNow = last ? [...dirtyModems] : [];
+    for (const w of work) {
+      dirtyLatest.delete(w.id);
+      dirtyBySet.delete(w.id);
+      for (const b of w.buckets) dirtyBuckets.delete(`${b.table}|${b.gensetId}|${b.bucket}`);
+    }
+    if (last) dirtyModems.clear();
+    const now = Date.now();
     try {
       await db.transaction().execute(async (trx) => {
-        for (const b of bucketsNow) {
-          const stats = JSON.stringify(b.stats);
-          if (b.persisted) {
-            await trx
-              .updateTable(b.table)
-              .set({ stats, samples: b.samples })
-              .where('genset_id', '=', b.gensetId)
-              .where('bucket', '=', b.bucket)
-              .execute();
-          } else {
-            await trx
-              .insertInto(b.table)
-              .values({ genset_id: b.gensetId, bucket: b.bucket, stats, samples: b.samples })
-              .execute();
+        for (const w of work) {
+          for (const b of w.buckets) {
+            const stats = JSON.stringify(b.stats);
+            if (b.persisted) {
+              await trx
+                .updateTable(b.table)
+                .set({ stats, samples: b.samples })
+                .where('genset_id', '=', b.gensetId)
+                .where('bucket', '=', b.bucket)
+                .execute();
+            } else {
+              await trx
+                .insertInto(b.table)
+                .values({ genset_id: b.gensetId, bucket: b.bucket, stats, samples: b.samples })
+                .execute();
+            }
           }
-        }
-        const now = Date.now();
-        for (const id of latestNow) {
-          const set = setsById.get(id);
-          if (!set) continue;
+          if (!w.set) continue;
           const row = {
-            status: set.status,
-            alarm_count: set.openAlarms.size,
-            values: JSON.stringify(set.values),
-            device_ts: set.deviceTs,
+            status: w.set.status,
+            alarm_count: w.set.openAlarms.size,
+            values: JSON.stringify(w.set.values),
+            device_ts: w.set.deviceTs,
             updated_at: now,
-            merged_id: set.mergedId,
+            merged_id: w.set.mergedId,
           };
           await trx
             .insertInto('set_latest')
-            .values({ genset_id: set.id, ...row })
+            .values({ genset_id: w.id, ...row })
             .onConflict((oc) => oc.column('genset_id').doUpdateSet(row))
             .execute();
         }
@@ -436,27 +465,41 @@ export function createIngest(opts: IngestOptions) {
             .where('id', '=', modemId)
             .execute();
         }
-        if (!opts.cluster) {
+        if (last && !opts.cluster) {
           await trx
             .insertInto('ingest_state')
-            .values({ name: WATERMARK, value: upTo })
-            .onConflict((oc) => oc.column('name').doUpdateSet({ value: upTo }))
+            .values({ name: WATERMARK, value: c.upTo })
+            .onConflict((oc) => oc.column('name').doUpdateSet({ value: c.upTo }))
             .execute();
         }
       });
     } catch (err) {
       // Nothing of it was written: take it all up again for the next time.
-      for (const b of bucketsNow) dirtyBuckets.set(`${b.table}|${b.gensetId}|${b.bucket}`, b);
-      for (const id of latestNow) dirtyLatest.add(id);
+      for (const w of work) {
+        dirtyLatest.add(w.id);
+        for (const b of w.buckets) markDirty(b);
+      }
       for (const [id, m] of modemsNow) {
         const newer = dirtyModems.get(id);
         dirtyModems.set(id, newer ? { seq: Math.max(newer.seq, m.seq), seenAt: newer.seenAt } : m);
       }
+      cycle = null;
       throw err;
     }
-    for (const b of bucketsNow) b.persisted = true;
-    persistedUpTo = upTo;
-    stats.persists++;
+    for (const w of work) for (const b of w.buckets) b.persisted = true;
+    c.next += ids.length;
+    if (last) {
+      cycle = null;
+      persistedUpTo = c.upTo;
+      stats.persists++;
+    }
+  }
+
+  /** Writes everything held in memory now (cycles until nothing is left). */
+  async function persist() {
+    do {
+      await persistSlice();
+    } while (cycle || dirtyLatest.size || dirtyModems.size || persistedUpTo !== mergedUpTo);
   }
 
   /**
@@ -465,15 +508,16 @@ export function createIngest(opts: IngestOptions) {
    * (which may have changed buckets in memory with samples that were then rolled back).
    */
   async function recover() {
+    // Everything is taken from the database again: the sets' persisted state and their `merged_id`.
     buckets.clear();
     dirtyBuckets.clear();
-    if (opts.cluster) {
-      // Each set is brought up to date from its own persisted sample id when it is next loaded.
-      dirtyLatest.clear();
-      sets.clear();
-      setsById.clear();
-      return;
-    }
+    dirtyBySet.clear();
+    dirtyLatest.clear();
+    cycle = null;
+    sets.clear();
+    setsById.clear();
+    // Each set is brought up to date from its own persisted sample id when it is next loaded.
+    if (opts.cluster) return;
     const mark = await db.selectFrom('ingest_state').select('value').where('name', '=', WATERMARK).executeTakeFirst();
     let after = Number(mark?.value ?? 0);
     persistedUpTo = mark ? after : -1;
@@ -514,6 +558,7 @@ export function createIngest(opts: IngestOptions) {
           { id: r.gensetId, token: r.token, protocol_key: r.protocol_key, time_zone: r.time_zone },
           r.modem_id,
         );
+        if (after <= set.mergedId) continue; // already in the set's persisted rollups
         await rollUp(set, Number(r.ts), values, after);
         if (Number(r.ts) >= set.deviceTs) {
           set.values = values;
@@ -842,7 +887,8 @@ export function createIngest(opts: IngestOptions) {
             .catch((err: unknown) => log.warn({ err }, 'ack not sent'));
         }
         for (const set of result.touched) announce(set, result.alarmChanged.has(set.id));
-        if (Date.now() - lastPersist >= persistMs) await persist();
+        // one slice of the writing of what is held in memory, between batches
+        if (cycle || Date.now() - lastPersist >= persistMs) await persistSlice();
       } catch (err) {
         log.error({ err }, 'ingest batch failed; retrying');
         await new Promise((r) => setTimeout(r, 500));
@@ -885,7 +931,7 @@ export function createIngest(opts: IngestOptions) {
   // Idle fleets still get their rollups and latest values written.
   const persistTimer = setInterval(
     () => {
-      if (draining || Date.now() - lastPersist < persistMs) return;
+      if (draining || (!cycle && Date.now() - lastPersist < persistMs)) return;
       void exclusive(() => persist()).catch((err: unknown) => log.error({ err }, 'rollups not written'));
     },
     Math.max(100, Math.floor(persistMs / 2)),
