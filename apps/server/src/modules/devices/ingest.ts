@@ -929,13 +929,11 @@ export function createIngest(opts: IngestOptions) {
   ready = exclusive(() => recover()).catch((err: unknown) => log.error({ err }, 'rollups not recovered at start'));
 
   // Idle fleets still get their rollups and latest values written.
-  const persistTimer = setInterval(
-    () => {
-      if (draining || (!cycle && Date.now() - lastPersist < persistMs)) return;
-      void exclusive(() => persist()).catch((err: unknown) => log.error({ err }, 'rollups not written'));
-    },
-    Math.max(100, Math.floor(persistMs / 2)),
-  );
+  // Between batches, and when none come: one slice at a time, so that a batch never waits for more than one.
+  const persistTimer = setInterval(() => {
+    if (draining || (!cycle && Date.now() - lastPersist < persistMs)) return;
+    void exclusive(() => persistSlice()).catch((err: unknown) => log.error({ err }, 'rollups not written'));
+  }, 50);
   persistTimer.unref();
 
   async function setOffline(modemKey: string, reason: string) {
