@@ -7,6 +7,8 @@ import { call, createTestApp, login, type TestApp } from './helpers.ts';
 import { encodeBlocks } from './support/encode.ts';
 import { connectFakeModule, type FakeModule } from './support/fake-module.ts';
 import { connectWs } from './support/ws-client.ts';
+import { createIngest, type IngestOptions } from '../src/modules/devices/ingest.ts';
+import { createLocalBus } from '../src/modules/devices/bus.ts';
 
 let t: TestApp;
 let baseUrl: string;
@@ -62,6 +64,34 @@ async function samples(gensetId: number) {
     .where('genset_id', '=', gensetId)
     .orderBy('seq')
     .execute();
+}
+
+/**
+ * A second ingestion process on the test's database, as a restarted or another server would be: its transport
+ * takes the messages `send` hands it for one module and keeps the acks it publishes.
+ */
+function standaloneIngest(modemKey: string, options: Partial<IngestOptions> = {}) {
+  const handlers: ((modemKey: string, channel: 'data', payload: Buffer) => void)[] = [];
+  const acks: number[] = [];
+  const ingest = createIngest({
+    db: t.app.database.db,
+    transport: {
+      port: undefined,
+      onMessage: (h) => handlers.push(h as (typeof handlers)[number]),
+      publish: async (_modem, _channel, payload) => void acks.push(JSON.parse(String(payload)).upTo),
+      connected: () => true,
+      close: async () => undefined,
+    },
+    protocols: t.app.devices.protocols,
+    bus: createLocalBus(),
+    log: t.app.log,
+    expectedPeriodMs: () => 3_600_000,
+    onHello: () => undefined,
+    onReply: () => undefined,
+    ...options,
+  });
+  const send = (m: object) => handlers[0]!(modemKey, 'data', Buffer.from(JSON.stringify(m)));
+  return { ingest, acks, send };
 }
 
 beforeAll(async () => {
@@ -295,31 +325,7 @@ describe('rollups across hours', () => {
 describe('rollups after a crash', () => {
   it('rebuilds the rollups and latest values of acked samples that were still in memory', async () => {
     const set = await newSet('Crash before persist');
-    const { createIngest } = await import('../src/modules/devices/ingest.ts');
-    const { createLocalBus } = await import('../src/modules/devices/bus.ts');
-    const standalone = (persistMs: number) => {
-      const handlers: ((modemKey: string, channel: 'data', payload: Buffer) => void)[] = [];
-      const acks: number[] = [];
-      const ingest = createIngest({
-        db: t.app.database.db,
-        transport: {
-          port: undefined,
-          onMessage: (h) => handlers.push(h as (typeof handlers)[number]),
-          publish: async (_modem, _channel, payload) => void acks.push(JSON.parse(String(payload)).upTo),
-          connected: () => true,
-          close: async () => undefined,
-        },
-        protocols: t.app.devices.protocols,
-        bus: createLocalBus(),
-        log: t.app.log,
-        expectedPeriodMs: () => 3_600_000,
-        onHello: () => undefined,
-        onReply: () => undefined,
-        persistMs,
-      });
-      const send = (m: object) => handlers[0]!(set.modemKey, 'data', Buffer.from(JSON.stringify(m)));
-      return { ingest, acks, send };
-    };
+    const standalone = (persistMs: number) => standaloneIngest(set.modemKey, { persistMs });
     const t0 = Date.UTC(2026, 10, 18, 7, 10);
     // The first process stores and acks three samples, then dies before it writes its rollups.
     const first = standalone(3_600_000);
@@ -383,30 +389,9 @@ describe('acks', () => {
     await module.close();
 
     // A second process that waits only 200 ms for a hole: seq 7 never comes, the ack moves past it.
-    const { createIngest } = await import('../src/modules/devices/ingest.ts');
-    const { createLocalBus } = await import('../src/modules/devices/bus.ts');
     await t.app.devices.ingest.flush();
-    const handlers: ((modemKey: string, channel: 'data', payload: Buffer) => void)[] = [];
-    const acks: number[] = [];
-    const other = createIngest({
-      db: t.app.database.db,
-      transport: {
-        port: undefined,
-        onMessage: (h) => handlers.push(h as (typeof handlers)[number]),
-        publish: async (_modem, _channel, payload) => void acks.push(JSON.parse(String(payload)).upTo),
-        connected: () => true,
-        close: async () => undefined,
-      },
-      protocols: t.app.devices.protocols,
-      bus: createLocalBus(),
-      log: t.app.log,
-      expectedPeriodMs: () => 3_600_000,
-      onHello: () => undefined,
-      onReply: () => undefined,
-      gapWaitMs: 200,
-    });
-    const send = (seq: number) =>
-      handlers[0]!(set.modemKey, 'data', Buffer.from(JSON.stringify(data(seq, RUNNING, t0 + seq * 1000))));
+    const { ingest: other, acks, send: sendMessage } = standaloneIngest(set.modemKey, { gapWaitMs: 200 });
+    const send = (seq: number) => sendMessage(data(seq, RUNNING, t0 + seq * 1000));
     send(6);
     send(8);
     await expect.poll(() => acks.at(-1)).toBe(6);

@@ -248,6 +248,21 @@ export function createIngest(opts: IngestOptions) {
     return state;
   }
 
+  /** Merges a stored sample (its values as stored) into the set's rollups and latest values again. */
+  async function mergeStored(set: SetState, id: number, ts: number, json: string) {
+    const values = JSON.parse(json) as Record<string, number | null>;
+    // a sample of a controller error carries no values and is not in the rollups
+    if (Object.keys(values).length === 0) return;
+    const reading = rollUp(set, ts, values, id);
+    if (reading) await reading;
+    if (ts >= set.deviceTs) {
+      set.values = values;
+      set.deviceTs = ts;
+    }
+    dirtyLatest.add(set.id);
+    stats.recovered++;
+  }
+
   /** Merges the set's samples stored after its persisted rollups (another instance had it, or died). */
   async function catchUp(set: SetState) {
     let after = set.mergedId;
@@ -263,16 +278,7 @@ export function createIngest(opts: IngestOptions) {
       if (!rows.length) break;
       for (const r of rows) {
         after = Number(r.id);
-        const values = JSON.parse(r.values) as Record<string, number | null>;
-        if (Object.keys(values).length === 0) continue;
-        const reading = rollUp(set, Number(r.ts), values, after);
-        if (reading) await reading;
-        if (Number(r.ts) >= set.deviceTs) {
-          set.values = values;
-          set.deviceTs = Number(r.ts);
-        }
-        dirtyLatest.add(set.id);
-        stats.recovered++;
+        await mergeStored(set, after, Number(r.ts), r.values);
       }
     }
   }
@@ -551,21 +557,12 @@ export function createIngest(opts: IngestOptions) {
       if (!rows.length) break;
       for (const r of rows) {
         after = Number(r.id);
-        const values = JSON.parse(r.values) as Record<string, number | null>;
-        // a sample of a controller error carries no values and is not in the rollups
-        if (Object.keys(values).length === 0) continue;
         const set = await loadSet(
           { id: r.gensetId, token: r.token, protocol_key: r.protocol_key, time_zone: r.time_zone },
           r.modem_id,
         );
         if (after <= set.mergedId) continue; // already in the set's persisted rollups
-        await rollUp(set, Number(r.ts), values, after);
-        if (Number(r.ts) >= set.deviceTs) {
-          set.values = values;
-          set.deviceTs = Number(r.ts);
-        }
-        dirtyLatest.add(set.id);
-        stats.recovered++;
+        await mergeStored(set, after, Number(r.ts), r.values);
       }
       mergedUpTo = after;
     }
@@ -632,7 +629,6 @@ export function createIngest(opts: IngestOptions) {
     let stored = 0;
     let duplicates = 0;
     let maxId = 0;
-    const seqs = new Map<number, number>();
     const cameOnline: number[] = [];
     // Work on copies so that a failed transaction leaves the caches as they were.
     const pending = new Map<number, SetState>();
@@ -680,7 +676,6 @@ export function createIngest(opts: IngestOptions) {
       let seen = done.get(modem.id);
       if (!seen) done.set(modem.id, (seen = { key: modem.key, seqs: [] }));
       seen.seqs.push(message.seq);
-      seqs.set(modem.id, Math.max(seqs.get(modem.id) ?? 0, message.seq));
       if (!base) {
         log.warn(
           { modem: modem.key, port: message.port, address: message.address },
@@ -802,7 +797,7 @@ export function createIngest(opts: IngestOptions) {
           .onConflict((oc) => oc.column('genset_id').doUpdateSet(row))
           .execute();
       }
-      for (const modemId of seqs.keys()) {
+      for (const modemId of done.keys()) {
         if (onlineModems.has(modemId)) continue;
         await trx.updateTable('modem').set({ online: 1, last_seen_at: now }).where('id', '=', modemId).execute();
         cameOnline.push(modemId);
@@ -817,7 +812,7 @@ export function createIngest(opts: IngestOptions) {
     for (const id of cameOnline) onlineModems.add(id);
     const now = Date.now();
     for (const [modemId, { key, seqs: stored }] of done) {
-      const upTo = advanceAck(await ackStateOf(modemId), stored, key);
+      const upTo = advanceAck(ackStates.get(modemId) ?? (await ackStateOf(modemId)), stored, key);
       acks.set(key, upTo);
       // `last_seq` is what is acked: every seq up to it is stored
       const had = dirtyModems.get(modemId);
