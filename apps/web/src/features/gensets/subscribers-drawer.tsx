@@ -1,16 +1,11 @@
 // The subscribers of one set, for its managers: the set's codes, each subscriber's rights (changeable) and
 // removal (at most 20 at once).
+import { usePaging } from '../../components/use-paging.ts';
 import { useState } from 'react';
 import { App as AntApp, Button, Drawer, Popconfirm, Select, Space, Table, Typography } from 'antd';
 import { DeleteOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import {
-  DEFAULT_PAGE_SIZE,
-  MAX_SELECTED_ITEMS,
-  PAGE_SIZES,
-  type GensetRights,
-  type SubscriptionItem,
-} from '@genset/protocol';
+import { MAX_SELECTED_ITEMS, type GensetRights, type SubscriptionItem } from '@genset/protocol';
 import { formatDateTime } from '../../components/format.ts';
 import { ErrorState } from '../../components/error-state.tsx';
 import { useDeleteSubscriptions, useGensetInfo, useSubscribers, useUpdateSubscription } from './api.ts';
@@ -27,8 +22,7 @@ export function SubscribersDrawer({
 }) {
   const { t } = useTranslation();
   const { message } = AntApp.useApp();
-  const [page, setPage] = useState(1);
-  const [size, setSize] = useState<(typeof PAGE_SIZES)[number]>(DEFAULT_PAGE_SIZE);
+  const { page, size, setPage, pagination } = usePaging();
   const [selected, setSelected] = useState<number[]>([]);
   const token = set?.token ?? '';
   const info = useGensetInfo(token);
@@ -94,19 +88,7 @@ export function SubscribersDrawer({
               preserveSelectedRowKeys: true,
             }}
             locale={{ emptyText: t('gensets.subscribers.empty') }}
-            pagination={{
-              current: page,
-              pageSize: size,
-              total: subscribers.data?.total ?? 0,
-              showSizeChanger: true,
-              pageSizeOptions: PAGE_SIZES.map(String),
-              onChange: (p, s) => {
-                setPage(s !== size ? 1 : p);
-                setSize(s as (typeof PAGE_SIZES)[number]);
-              },
-              hideOnSinglePage: false,
-              size: 'small',
-            }}
+            pagination={pagination(subscribers.data?.total ?? 0, { hideOnSinglePage: false, size: 'small' })}
             columns={[
               {
                 key: 'user',

@@ -1,17 +1,11 @@
 // /genset/alarms: alarms per day and level (all sets, or one), and one set's alarms within the range by
 // level and state (active or ended), paged.
+import { usePaging } from '../../components/use-paging.ts';
 import { useMemo, useState } from 'react';
 import { Card, Segmented, Select, Space, Statistic, Table, Typography, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import {
-  ALARM_LEVELS,
-  ALARM_STATES,
-  DEFAULT_PAGE_SIZE,
-  PAGE_SIZES,
-  type AlarmEntry,
-  type AlarmLevelName,
-} from '@genset/protocol';
+import { ALARM_LEVELS, ALARM_STATES, type AlarmEntry, type AlarmLevelName } from '@genset/protocol';
 import { AlarmLevelTag } from '../../components/alarm-level-tag.tsx';
 import { ToneTag } from '../../components/tone-tag.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
@@ -42,8 +36,7 @@ export function AlarmsPage() {
   const [params, update] = useHistoryParams();
   const [level, setLevel] = useState<AlarmLevelName | undefined>();
   const [state, setState] = useState<AlarmState>('all');
-  const [page, setPage] = useState(1);
-  const [size, setSize] = useState<(typeof PAGE_SIZES)[number]>(DEFAULT_PAGE_SIZE);
+  const { page, size, setPage, pagination } = usePaging();
   const range = rangeRequest(params) ?? { range: 'week' as const };
   const chart = useAlarmChart({ ...(params.token ? { token: params.token } : {}), ...range });
   const list = useAlarmHistory(
@@ -165,18 +158,9 @@ export function AlarmsPage() {
           scroll={{ x: 'max-content' }}
           locale={{ emptyText: <EmptyState description={t('history.alarms.none')} /> }}
           data-testid="alarm-table"
-          pagination={{
-            current: page,
-            pageSize: size,
-            total: list.data?.total ?? 0,
-            showSizeChanger: true,
-            pageSizeOptions: PAGE_SIZES.map(String),
+          pagination={pagination(list.data?.total ?? 0, {
             showTotal: (total) => t('history.table.total', { count: total }),
-            onChange: (p, s) => {
-              setPage(s !== size ? 1 : p);
-              setSize(s as (typeof PAGE_SIZES)[number]);
-            },
-          }}
+          })}
         />
       )}
       <Typography.Paragraph type="secondary" style={{ marginTop: 8, fontSize: 12 }}>

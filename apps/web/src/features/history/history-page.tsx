@@ -1,9 +1,10 @@
 // /genset/history: the history of chosen items of one set over the last week, month, three months or a
 // custom range, as zoomable trends (one panel per unit) and as a table, with XLSX/CSV export.
+import { usePaging } from '../../components/use-paging.ts';
 import { useMemo, useState } from 'react';
 import { Card, Select, Space, Table, Tabs, Typography, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_PAGE_SIZE, MAX_HISTORY_ITEMS, PAGE_SIZES, type HistoryRow, type MonitorItem } from '@genset/protocol';
+import { MAX_HISTORY_ITEMS, type HistoryRow, type MonitorItem } from '@genset/protocol';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { ErrorState } from '../../components/error-state.tsx';
 import { ExportButton } from '../../components/export-button.tsx';
@@ -26,8 +27,7 @@ function defaultItems(items: MonitorItem[]): string[] {
 
 function HistoryTable({ request }: { request: Parameters<typeof useHistoryTable>[0] }) {
   const { t } = useTranslation();
-  const [page, setPage] = useState(1);
-  const [size, setSize] = useState<(typeof PAGE_SIZES)[number]>(DEFAULT_PAGE_SIZE);
+  const { page, size, pagination } = usePaging();
   const table = useHistoryTable(request ? { ...request, page, size } : null);
   const columns = useMemo<TableColumnsType<HistoryRow>>(
     () => [
@@ -67,18 +67,9 @@ function HistoryTable({ request }: { request: Parameters<typeof useHistoryTable>
       scroll={{ x: 'max-content' }}
       locale={{ emptyText: <EmptyState description={t('history.noData')} /> }}
       data-testid="history-table"
-      pagination={{
-        current: page,
-        pageSize: size,
-        total: table.data?.total ?? 0,
-        showSizeChanger: true,
-        pageSizeOptions: PAGE_SIZES.map(String),
+      pagination={pagination(table.data?.total ?? 0, {
         showTotal: (total) => t('history.table.total', { count: total }),
-        onChange: (p, s) => {
-          setPage(s !== size ? 1 : p);
-          setSize(s as (typeof PAGE_SIZES)[number]);
-        },
-      }}
+      })}
     />
   );
 }
