@@ -5,11 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   computeSign,
   DEFAULT_SIGN_SECRET,
+  LANGUAGES,
   layoutG,
   layoutS,
+  PROTOCOL_PROBLEM_TEXTS,
+  PROTOCOL_RULES,
   protocolText,
   type ProtocolDocument,
 } from '@genset/protocol';
+import { catalogs } from '../src/i18n/messages.ts';
 import { ensureRoles } from '../src/seed/base.ts';
 import { createUser } from '../src/seed/base.ts';
 import { call, createTestApp, freshUser, login, type TestApp } from './helpers.ts';
@@ -46,7 +50,12 @@ async function exportOf(id: number, token = admin) {
   });
 }
 
-const add = (document: unknown) => call(t.app, 'POST', '/protocol/add', { token: admin, body: { document } });
+const add = (document: unknown, lang?: string) =>
+  call(t.app, 'POST', '/protocol/add', { token: admin, lang, body: { document } });
+
+/** The places and messages of a refusal's problems (each also carries its rule and params). */
+const told = (problems: { path: string; message: string }[]) =>
+  problems.map(({ path, message }) => ({ path, message }));
 
 beforeAll(async () => {
   t = await createTestApp({ ONLINE_RATE_MS: '500', OFFLINE_RATE_MS: '2000' });
@@ -210,7 +219,7 @@ describe('create and copy', () => {
     overlap.items[kw]!.address = 22;
     const o = await add(overlap);
     expect(o.code).toBe(400);
-    expect(o.data.problems).toEqual([
+    expect(told(o.data.problems)).toEqual([
       {
         path: `items[${kw}](gen_kw).address`,
         message: `fc 3 address 22 overlaps items[${indexOfItem(overlap, 'charger_voltage')}](charger_voltage)`,
@@ -223,7 +232,9 @@ describe('create and copy', () => {
     const rpm = indexOfItem(untranslated, 'engine_rpm');
     delete untranslated.items[rpm].name['tr-TR'];
     const u = await add(untranslated);
-    expect(u.data.problems).toEqual([{ path: `items[${rpm}](engine_rpm).name.tr-TR`, message: 'missing translation' }]);
+    expect(told(u.data.problems)).toEqual([
+      { path: `items[${rpm}](engine_rpm).name.tr-TR`, message: 'missing translation' },
+    ]);
 
     const unknownType = sampleDocument('bad-type') as any;
     unknownType.items[0].type = 'int16';
@@ -234,7 +245,7 @@ describe('create and copy', () => {
     const tooLong = sampleDocument('bad-block');
     tooLong.configReadBlocks = [{ fc: 3, start: 4096, count: 200 }];
     const tl = await add(tooLong);
-    expect(tl.data.problems).toContainEqual({
+    expect(told(tl.data.problems)).toContainEqual({
       path: 'configReadBlocks[0].count',
       message: '200 exceeds the Modbus limit of 125 per read for fc 3',
     });
@@ -253,6 +264,82 @@ describe('create and copy', () => {
       body: { document: sampleDocument('bad-extra'), publish: true },
     });
     expect(extra.data.fields.publish).toBe('publish: is not a known field');
+    expect((await t.app.database.db.selectFrom('protocol').select('id').execute()).length).toBe(before);
+  });
+
+  it('words a refusal in the language of the request, with the same places, rules and params', async () => {
+    const before = (await t.app.database.db.selectFrom('protocol').select('id').execute()).length;
+    const overlap = sampleDocument('bad-overlap-ru');
+    const kw = indexOfItem(overlap, 'gen_kw');
+    const other = `items[${indexOfItem(overlap, 'charger_voltage')}](charger_voltage)`;
+    overlap.items[kw]!.address = 22;
+    const path = `items[${kw}](gen_kw).address`;
+    const en = await add(overlap);
+    const ru = await add(overlap, 'ru-RU');
+    expect(ru.code).toBe(400);
+    expect(ru.data.problems).toEqual([
+      {
+        path,
+        rule: 'protocolDoc.overlaps',
+        params: { fc: 3, address: 22, other },
+        message: `код функции 3, адрес 22: пересекается с ${other}`,
+      },
+    ]);
+    expect(en.data.problems).toEqual([{ ...ru.data.problems[0], message: `fc 3 address 22 overlaps ${other}` }]);
+    expect(ru.msg).toBe(
+      `Документ протокола отклонён: ${path}: код функции 3, адрес 22: пересекается с ${other} (всего проблем: 1).`,
+    );
+    expect(ru.data.fields).toEqual({ items: `${path}: код функции 3, адрес 22: пересекается с ${other}` });
+
+    const zh = await add(overlap, 'zh-CN');
+    expect(zh.msg).toBe(`协议文档被拒绝：${path}：功能码 3 地址 22 与 ${other} 重叠（共 1 处问题）。`);
+    expect(zh.data.problems[0]).toMatchObject({ path, message: `功能码 3 地址 22 与 ${other} 重叠` });
+
+    // Issues of the shape, told generically or by the rule written with the schema.
+    const spoilt = sampleDocument('bad-shape') as any;
+    const rpm = indexOfItem(spoilt, 'engine_rpm');
+    spoilt.version = 'two';
+    spoilt.items[0].type = 'int16';
+    delete spoilt.items[rpm].name['tr-TR'];
+    spoilt.items[1].extra = true;
+    const shapeEn = await add(spoilt);
+    const shapeEs = await add(spoilt, 'es-ES');
+    expect(shapeEs.data.problems.map((p: any) => p.path)).toEqual(shapeEn.data.problems.map((p: any) => p.path));
+    expect(shapeEs.data.problems.map((p: any) => [p.path, p.message])).toEqual([
+      ['version', 'debe ser un número'],
+      [
+        'items[0](mains_voltage_l1).type',
+        'tipo "int16" desconocido; tipos admitidos: bit, u16, s16, u32, s32, float32',
+      ],
+      [`items[1](${spoilt.items[1].key})`, 'campos desconocidos: extra'],
+      [`items[${rpm}](engine_rpm).name.tr-TR`, 'falta la traducción'],
+    ]);
+    expect(shapeEs.msg).toMatch(/^Se ha rechazado el documento del protocolo: version: debe ser un número \(4 /);
+
+    const longKey = await add(sampleDocument(`k${'x'.repeat(60)}`), 'zh-TW');
+    expect(longKey.data.problems[0]).toEqual({
+      path: 'key',
+      rule: 'protocolDoc.keyTooLong',
+      params: { maximum: 60 },
+      message: '最多使用 60 個字元',
+    });
+
+    // Every language words every problem, with no placeholder left and no English.
+    const many = sampleDocument('bad-many');
+    many.items[kw]!.address = 22;
+    many.configReadBlocks = [{ fc: 3, start: 4096, count: 200 }];
+    many.alarms[0]!.item = 'ghost';
+    many.configParams[1]!.min = 100;
+    const english = (await add(many)).data.problems.map((p: any) => p.message);
+    expect(english.length).toBeGreaterThan(3);
+    for (const lang of ['zh-CN', 'zh-TW', 'ru-RU', 'es-ES', 'tr-TR']) {
+      const res = await add(many, lang);
+      expect(res.code).toBe(400);
+      res.data.problems.forEach((problem: any, index: number) => {
+        expect(problem.message, lang).not.toBe(english[index]);
+        expect(problem.message, lang).not.toMatch(/\{\w+\}/);
+      });
+    }
     expect((await t.app.database.db.selectFrom('protocol').select('id').execute()).length).toBe(before);
   });
 
@@ -309,6 +396,18 @@ describe('versions', () => {
     ]);
   });
 
+  it('refuses a layout longer than 20 characters, on save and on import, and keeps the document', async () => {
+    const { id } = (await add(sampleDocument('acme-layout'))).data;
+    const before = (await call(t.app, 'GET', `/protocol/info/${id}`, { token: admin })).data;
+    const long = 'L'.repeat(21);
+    const saved = await call(t.app, 'POST', '/protocol/save', { token: admin, body: { id, layout: long } });
+    expect(saved.code).toBe(400);
+    expect((await call(t.app, 'GET', `/protocol/info/${id}`, { token: admin })).data).toEqual(before);
+    const imported = await add({ ...sampleDocument('acme-layout-long'), layout: long });
+    expect(imported.code).toBe(400);
+    expect(told(imported.data.problems)).toEqual([{ path: 'layout', message: expect.any(String) }]);
+  });
+
   it('sets dropdown option lists, refusing an unknown parameter or an option out of range', async () => {
     const { id } = (await add(sampleDocument('acme-dd'))).data;
     const labels = (n: number) => protocolText(`${n}`, `${n}次`, `${n}次`, `${n} раз`, `${n} veces`, `${n} kez`);
@@ -331,6 +430,8 @@ describe('versions', () => {
     });
     expect(unknown.data.problems[0]).toEqual({
       path: 'dropdowns[0](nope).param',
+      rule: 'protocolDoc.unknownParam',
+      params: { param: 'nope' },
       message: 'unknown configuration parameter "nope"',
     });
     const outOfRange = await call(t.app, 'POST', '/protocol/save', {
@@ -338,8 +439,31 @@ describe('versions', () => {
       body: { id, dropdowns: [{ param: 'crank_attempts', options: [{ value: 99, label: labels(99) }] }] },
     });
     const index = layoutS.configParams.findIndex((p) => p.key === 'crank_attempts');
-    expect(outOfRange.data.problems).toEqual([
+    expect(told(outOfRange.data.problems)).toEqual([
       { path: `configParams[${index}](crank_attempts).options[0].value`, message: 'option 99 is outside 1…10' },
+    ]);
+    const tr = await call(t.app, 'POST', '/protocol/save', {
+      token: admin,
+      lang: 'tr-TR',
+      body: { id, dropdowns: [{ param: 'nope', options: [{ value: 1, label: labels(1) }] }] },
+    });
+    expect(tr.data.problems[0]).toMatchObject({
+      path: 'dropdowns[0](nope).param',
+      rule: 'protocolDoc.unknownParam',
+      message: 'bilinmeyen ayar parametresi "nope"',
+    });
+    const badOptions = await call(t.app, 'POST', '/protocol/save', {
+      token: admin,
+      lang: 'zh-CN',
+      body: { id, dropdowns: [{ param: 'crank_attempts', options: [] }] },
+    });
+    expect(badOptions.data.problems).toEqual([
+      {
+        path: 'dropdowns[0].options',
+        rule: 'protocolDoc.tooFewEntries',
+        params: { minimum: 1 },
+        message: '至少需要 1 项',
+      },
     ]);
   });
 
@@ -379,7 +503,7 @@ describe('versions', () => {
     );
     const refused = await call(t.app, 'POST', '/protocol/save', { token: admin, body: { id, optionLists: stale } });
     const index = layoutS.configParams.findIndex((p) => p.key === 'crank_attempts');
-    expect(refused.data.problems).toEqual([
+    expect(told(refused.data.problems)).toEqual([
       {
         path: `configParams[${index}](crank_attempts).options`,
         message: 'must be the options of option list "attempts"',
@@ -416,7 +540,7 @@ describe('versions', () => {
       body: { id, configParams: withBits('idle_start', { start: 0, count: 2 }) },
     });
     expect(overlap.code).toBe(400);
-    expect(overlap.data.problems).toEqual([
+    expect(told(overlap.data.problems)).toEqual([
       {
         path: `configParams[${at('idle_start')}](idle_start).address`,
         message: `holding register 4117 bits 0…1 overlaps configParams[${at('mains_fail_auto_start')}](mains_fail_auto_start)`,
@@ -441,13 +565,13 @@ describe('versions', () => {
     items[3].name['es-ES'] = '';
     const res = await call(t.app, 'POST', '/protocol/save', { token: admin, body: { id, items } });
     expect(res.code).toBe(400);
-    expect(res.data.problems).toEqual([
+    expect(told(res.data.problems)).toEqual([
       { path: `items[3](${items[3].key}).name.es-ES`, message: 'missing translation' },
     ]);
     const commands = copyOf(layoutS.commands);
     commands[0]!.preconditions = [{ ...commands[0]!.preconditions[0]!, item: 'ghost' }];
     const ref = await call(t.app, 'POST', '/protocol/save', { token: admin, body: { id, commands } });
-    expect(ref.data.problems).toEqual([
+    expect(told(ref.data.problems)).toEqual([
       { path: 'commands[0](start).preconditions[0].item', message: 'unknown item "ghost"' },
     ]);
     const blocks = await call(t.app, 'POST', '/protocol/save', {
@@ -553,7 +677,7 @@ describe('export and import', () => {
     doc.items[remote].address = 0;
     const res = await call(t.app, 'POST', '/protocol/import', { token: admin, body: { document: doc } });
     expect(res.code).toBe(400);
-    expect(res.data.problems).toEqual([
+    expect(told(res.data.problems)).toEqual([
       {
         path: `items[${remote}](remote_lock).address`,
         message: `fc 1 address 0 overlaps items[${indexOfItem(doc, 'common_alarm')}](common_alarm)`,
@@ -645,6 +769,19 @@ describe('publishing moves sets and modules without a restart', () => {
     const info = await call(t.app, 'GET', `/protocol/info/${s}`, { token: admin });
     expect(info.data).toMatchObject({ current: false, sets: 1 });
     await module.close();
+  });
+});
+
+describe('problem texts', () => {
+  it('every rule of a protocol document is worded in all six languages', () => {
+    expect(catalogs['en-US']).toMatchObject(PROTOCOL_PROBLEM_TEXTS);
+    for (const lang of LANGUAGES) {
+      for (const rule of PROTOCOL_RULES) {
+        const text = catalogs[lang][rule];
+        expect(text?.trim(), `${lang} ${rule}`).toBeTruthy();
+        if (lang !== 'en-US') expect(text, `${lang} ${rule}`).not.toBe(PROTOCOL_PROBLEM_TEXTS[rule]);
+      }
+    }
   });
 });
 

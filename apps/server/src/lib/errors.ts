@@ -1,5 +1,8 @@
 // Domain errors carry an envelope code and a message key; the API plugin translates them for the caller.
-import { ResultCode } from '@genset/protocol';
+import { ResultCode, type Language } from '@genset/protocol';
+
+/** Message parameters and data worded in the caller's language, for an error whose data holds texts too. */
+export type WordedError = (lang: Language) => { params: Record<string, string | number>; data: unknown };
 
 export class AppError extends Error {
   constructor(
@@ -7,6 +10,8 @@ export class AppError extends Error {
     readonly key: string,
     readonly params: Record<string, string | number> = {},
     readonly data: unknown = null,
+    /** When set, the API plugin takes the params and data from it, in the request's language. */
+    readonly worded?: WordedError,
   ) {
     super(key);
   }

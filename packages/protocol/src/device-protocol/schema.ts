@@ -3,7 +3,40 @@
 import { z } from 'zod';
 import { protocolTextSchema } from './text.ts';
 
-const keySchema = z.string().regex(/^[a-z][a-z0-9_]*$/, { error: 'use lower_snake_case (a-z, 0-9, _)' });
+/**
+ * The rules the texts of this file state, by message key, in English. A refused document reports each problem
+ * by key and parameters (see validate.ts), so that it can be told in the reader's language.
+ */
+export const SHAPE_RULE_TEXTS = {
+  'protocolDoc.keyFormat': 'use lower_snake_case (a-z, 0-9, _)',
+  'protocolDoc.protocolKeyFormat': 'use lower case letters, digits, ".", "_" or "-"',
+  'protocolDoc.unknownType': 'unknown type {value}: use {allowed}',
+  'protocolDoc.unknownSource': 'unknown source {value}: use {allowed}',
+  'protocolDoc.scaleZero': 'scale must not be 0',
+  'protocolDoc.writeShape':
+    'a write is {fc: 5, address, value: 0|1}, {fc: 6, address, value}, {fc: 16, address, values: [...]} or {fc: 16, address, key}',
+} as const;
+
+/** Fills the `{name}` placeholders of a rule's text; a placeholder without a value stays as it is. */
+export function fillProblemText(template: string, params: Readonly<Record<string, string | number>> = {}): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+}
+
+/** Keys of listed entries (items, alarms, menus...). */
+export const ENTRY_KEY_PATTERN = /^[a-z][a-z0-9_]*$/;
+/** The key of a whole protocol document. */
+export const DOCUMENT_KEY_PATTERN = /^[a-z0-9][a-z0-9_.-]*$/;
+
+/** The text of a refused enumeration: the value given and the values allowed. */
+const unknownValueText =
+  (rule: 'protocolDoc.unknownType' | 'protocolDoc.unknownSource', allowed: readonly string[]) =>
+  (issue: { input?: unknown }) =>
+    fillProblemText(SHAPE_RULE_TEXTS[rule], {
+      value: String(JSON.stringify(issue.input)),
+      allowed: allowed.join(', '),
+    });
+
+const keySchema = z.string().regex(ENTRY_KEY_PATTERN, { error: SHAPE_RULE_TEXTS['protocolDoc.keyFormat'] });
 const addressSchema = z.number().int().min(0).max(65535);
 const wordSchema = z.number().int().min(0).max(65535);
 
@@ -11,9 +44,8 @@ export const readFunctionCodeSchema = z.union([z.literal(1), z.literal(2), z.lit
 /** 1 coils, 2 discrete inputs, 3 holding registers, 4 input registers. */
 export type ReadFunctionCode = z.output<typeof readFunctionCodeSchema>;
 
-export const dataTypeSchema = z.enum(['bit', 'u16', 's16', 'u32', 's32', 'float32'], {
-  error: (issue) => `unknown type ${JSON.stringify(issue.input)}: use bit, u16, s16, u32, s32 or float32`,
-});
+const DATA_TYPES = ['bit', 'u16', 's16', 'u32', 's32', 'float32'] as const;
+export const dataTypeSchema = z.enum(DATA_TYPES, { error: unknownValueText('protocolDoc.unknownType', DATA_TYPES) });
 export type DataType = z.output<typeof dataTypeSchema>;
 
 /** 'hi-lo': the high word is at the lower address (Modbus convention); 'lo-hi': the reverse. */
@@ -38,9 +70,10 @@ export type AlarmLevel = z.output<typeof alarmLevelSchema>;
 export const enumOptionSchema = z.strictObject({ value: z.number(), label: protocolTextSchema });
 export type EnumOption = z.output<typeof enumOptionSchema>;
 
-const scaleSchema = z
-  .number()
-  .refine((scale) => scale !== 0 && Number.isFinite(scale), { error: 'scale must not be 0' });
+const scaleSchema = z.number().refine((scale) => scale !== 0 && Number.isFinite(scale), {
+  error: SHAPE_RULE_TEXTS['protocolDoc.scaleZero'],
+  params: { rule: 'protocolDoc.scaleZero' },
+});
 
 export const dataItemSchema = z.strictObject({
   key: keySchema,
@@ -99,10 +132,7 @@ const registersWriteSchema = z.strictObject({
 const keyWriteSchema = z.strictObject({ fc: z.literal(16), address: addressSchema, key: wordSchema });
 export const commandWriteSchema = z.union(
   [coilWriteSchema, registerWriteSchema, registersWriteSchema, keyWriteSchema],
-  {
-    error:
-      'a write is {fc: 5, address, value: 0|1}, {fc: 6, address, value}, {fc: 16, address, values: [...]} or {fc: 16, address, key}',
-  },
+  { error: SHAPE_RULE_TEXTS['protocolDoc.writeShape'] },
 );
 export type CommandWrite = z.output<typeof commandWriteSchema>;
 
@@ -133,14 +163,13 @@ export const bitFieldSchema = z.strictObject({
 });
 export type BitField = z.output<typeof bitFieldSchema>;
 
+const PARAM_TYPES = ['u16', 's16', 'u32', 's32', 'float32'] as const;
 export const configParamSchema = z.strictObject({
   key: keySchema,
   name: protocolTextSchema,
   /** Holding register (read with fc 3). */
   address: addressSchema,
-  type: z.enum(['u16', 's16', 'u32', 's32', 'float32'], {
-    error: (issue) => `unknown type ${JSON.stringify(issue.input)}: use u16, s16, u32, s32 or float32`,
-  }),
+  type: z.enum(PARAM_TYPES, { error: unknownValueText('protocolDoc.unknownType', PARAM_TYPES) }),
   wordOrder: wordOrderSchema.optional(),
   /**
    * Only for u16 and s16: the parameter is these bits of the register (an s16 field is signed within its bits).
@@ -209,9 +238,7 @@ export type ModuleSource = (typeof MODULE_SOURCES)[number];
 export const moduleItemSchema = z.strictObject({
   key: keySchema,
   name: protocolTextSchema,
-  source: z.enum(MODULE_SOURCES, {
-    error: (issue) => `unknown source ${JSON.stringify(issue.input)}: use ${MODULE_SOURCES.join(', ')}`,
-  }),
+  source: z.enum(MODULE_SOURCES, { error: unknownValueText('protocolDoc.unknownSource', MODULE_SOURCES) }),
   /** For source "inputs": the input's name as the module reports it. */
   input: z.string().trim().min(1).max(32).optional(),
   unit: z.string().default(''),
@@ -262,11 +289,11 @@ export const statusRulesSchema = z.strictObject({
 export type StatusRules = z.output<typeof statusRulesSchema>;
 
 export const protocolDocumentSchema = z.strictObject({
-  key: z.string().regex(/^[a-z0-9][a-z0-9_.-]*$/, { error: 'use lower case letters, digits, ".", "_" or "-"' }),
+  key: z.string().regex(DOCUMENT_KEY_PATTERN, { error: SHAPE_RULE_TEXTS['protocolDoc.protocolKeyFormat'] }),
   name: protocolTextSchema,
   version: z.number().int().min(1),
-  /** The register-map family, e.g. "S" or "G". */
-  layout: z.string().trim().min(1),
+  /** The register-map family, e.g. "S" or "G" (the set lists show it; a save asks the same limit). */
+  layout: z.string().trim().min(1).max(20),
   items: z.array(dataItemSchema).min(1),
   alarms: z.array(alarmSchema).default([]),
   commands: z.array(commandSchema).default([]),

@@ -1,7 +1,14 @@
 import { describe, expect, test } from 'vitest';
 import { layoutG } from './layout-g.ts';
 import { layoutS } from './layout-s.ts';
-import { parseProtocolDocument, ProtocolDocumentError, validateProtocolDocument } from './validate.ts';
+import {
+  parseProtocolDocument,
+  PROTOCOL_PROBLEM_TEXTS,
+  PROTOCOL_RULES,
+  ProtocolDocumentError,
+  protocolProblem,
+  validateProtocolDocument,
+} from './validate.ts';
 
 /** A deep copy to spoil, leaving the seed itself alone. */
 function copyOf<T>(value: T): T {
@@ -24,7 +31,12 @@ describe('validateProtocolDocument', () => {
     const charger = indexOfItem(doc, 'charger_voltage');
     doc.items[kw]!.address = 22;
     expect(validateProtocolDocument(doc)).toEqual([
-      { path: `items[${kw}](gen_kw).address`, message: `fc 3 address 22 overlaps items[${charger}](charger_voltage)` },
+      {
+        path: `items[${kw}](gen_kw).address`,
+        rule: 'protocolDoc.overlaps',
+        params: { fc: 3, address: 22, other: `items[${charger}](charger_voltage)` },
+        message: `fc 3 address 22 overlaps items[${charger}](charger_voltage)`,
+      },
     ]);
   });
 
@@ -34,8 +46,9 @@ describe('validateProtocolDocument', () => {
     doc.items[latitude]!.address += 1;
     const problems = validateProtocolDocument(doc);
     expect(problems).toHaveLength(1);
-    expect(problems[0]).toEqual({
+    expect(problems[0]).toMatchObject({
       path: `items[${latitude + 1}](longitude).address`,
+      rule: 'protocolDoc.overlaps',
       message: `fc 3 address 2562 overlaps items[${latitude}](latitude)`,
     });
   });
@@ -44,7 +57,7 @@ describe('validateProtocolDocument', () => {
     const doc = copyOf(layoutG);
     const trip = indexOfItem(doc, 'common_trip');
     doc.items[trip]!.bit = 11;
-    expect(validateProtocolDocument(doc)).toEqual([
+    expect(validateProtocolDocument(doc)).toMatchObject([
       {
         path: `items[${trip}](common_trip).address`,
         message: `fc 3 address 774 overlaps items[${indexOfItem(doc, 'common_warning')}](common_warning)`,
@@ -59,10 +72,19 @@ describe('validateProtocolDocument', () => {
     const alarmsDoc = copyOf(layoutG);
     alarmsDoc.alarms[2]!.title['zh-TW'] = '  ';
     expect(validateProtocolDocument(doc)).toEqual([
-      { path: `items[${rpm}](engine_rpm).name.tr-TR`, message: 'missing translation' },
+      {
+        path: `items[${rpm}](engine_rpm).name.tr-TR`,
+        rule: 'protocolDoc.missingTranslation',
+        params: {},
+        message: 'missing translation',
+      },
     ]);
-    expect(validateProtocolDocument(alarmsDoc)).toEqual([
-      { path: `alarms[2](${layoutG.alarms[2]!.code}).title.zh-TW`, message: 'missing translation' },
+    expect(validateProtocolDocument(alarmsDoc)).toMatchObject([
+      {
+        path: `alarms[2](${layoutG.alarms[2]!.code}).title.zh-TW`,
+        rule: 'protocolDoc.missingTranslation',
+        message: 'missing translation',
+      },
     ]);
   });
 
@@ -72,13 +94,22 @@ describe('validateProtocolDocument', () => {
     const [problem] = validateProtocolDocument(doc);
     expect(problem?.path).toBe('items[0](mains_voltage_l1).type');
     expect(problem?.message).toContain('unknown type "u64"');
+    expect(problem).toMatchObject({
+      rule: 'protocolDoc.unknownType',
+      params: { value: '"u64"', allowed: 'bit, u16, s16, u32, s32, float32' },
+    });
   });
 
   test('a configuration read block over the Modbus limit, and parameters it no longer covers', () => {
     const doc = copyOf(layoutS);
     doc.configReadBlocks = [{ fc: 3, start: 4096, count: 130 }];
     expect(validateProtocolDocument(doc)).toEqual([
-      { path: 'configReadBlocks[0].count', message: '130 exceeds the Modbus limit of 125 per read for fc 3' },
+      {
+        path: 'configReadBlocks[0].count',
+        rule: 'protocolDoc.readLimit',
+        params: { count: 130, limit: 125, fc: 3 },
+        message: '130 exceeds the Modbus limit of 125 per read for fc 3',
+      },
     ]);
     doc.configReadBlocks = [{ fc: 3, start: 4096, count: 5 }];
     const problems = validateProtocolDocument(doc);
@@ -122,7 +153,12 @@ describe('validateProtocolDocument', () => {
     delete doc.moduleItems[0]!.input;
     doc.moduleItems[input]!.input = 'in1';
     expect(validateProtocolDocument(doc)).toEqual([
-      { path: 'moduleItems[2](sim_iccid).source', message: '"signal.rssi" is already shown by moduleItems[0]' },
+      {
+        path: 'moduleItems[2](sim_iccid).source',
+        rule: 'protocolDoc.sourceShown',
+        params: { source: 'signal.rssi', other: 'moduleItems[0]' },
+        message: '"signal.rssi" is already shown by moduleItems[0]',
+      },
     ]);
     const unknown = copyOf(layoutS) as unknown as { moduleItems: { source: string }[] };
     unknown.moduleItems[1]!.source = 'battery';
@@ -155,14 +191,19 @@ describe('validateProtocolDocument', () => {
     const crank = doc.configParams[0]!;
     doc.configParams.push({ ...crank, key: 'whole_register', address: 4117 });
     const whole = doc.configParams.length - 1;
+    const other = `configParams[${auto}](mains_fail_auto_start)`;
     expect(validateProtocolDocument(doc)).toEqual([
       {
         path: `configParams[${idle}](idle_start).address`,
-        message: `holding register 4117 bits 0…1 overlaps configParams[${auto}](mains_fail_auto_start)`,
+        rule: 'protocolDoc.registerBitsOverlap',
+        params: { address: 4117, first: 0, last: 1, other },
+        message: `holding register 4117 bits 0…1 overlaps ${other}`,
       },
       {
         path: `configParams[${whole}](whole_register).address`,
-        message: `holding register 4117 overlaps configParams[${auto}](mains_fail_auto_start)`,
+        rule: 'protocolDoc.registerOverlaps',
+        params: { address: 4117, other },
+        message: `holding register 4117 overlaps ${other}`,
       },
     ]);
   });
@@ -207,6 +248,83 @@ describe('validateProtocolDocument', () => {
     for (const param of doc.configParams!) delete param.optionList;
     expect(validateProtocolDocument(doc)).toEqual([]);
     expect(parseProtocolDocument(doc)).toMatchObject({ moduleItems: [], optionLists: [] });
+  });
+
+  test('issues of the schema itself get generic rules with their values, and keep their places', () => {
+    const doc = copyOf(layoutS) as unknown as Record<string, any>;
+    doc.version = 'two';
+    doc.layout = ' ';
+    doc.items[0].fc = 7;
+    doc.items[1].address = 1.5;
+    doc.items[2].address = 70000;
+    doc.items[3].extra = true;
+    delete doc.items[4].group;
+    doc.items[5].wordOrder = 'middle';
+    doc.items[6].scale = 0;
+    doc.items[7].key = 'Bad Key';
+    doc.alarms[0].condition = { op: 'between' };
+    doc.commands[0].writes = [{ fc: 9 }];
+    doc.commands[1].writes = [];
+    const problems = validateProtocolDocument(doc).map(({ path, rule, params }) => ({ path, rule, params }));
+    expect(problems).toEqual([
+      { path: 'version', rule: 'protocolDoc.expectedNumber', params: {} },
+      { path: 'layout', rule: 'protocolDoc.emptyText', params: {} },
+      {
+        path: 'items[0](mains_voltage_l1).fc',
+        rule: 'protocolDoc.notOneOf',
+        params: { value: '7', allowed: '1, 2, 3, 4' },
+      },
+      { path: `items[1](${doc.items[1].key}).address`, rule: 'protocolDoc.expectedInteger', params: {} },
+      { path: `items[2](${doc.items[2].key}).address`, rule: 'protocolDoc.tooBig', params: { maximum: 65535 } },
+      { path: `items[3](${doc.items[3].key})`, rule: 'protocolDoc.unknownFields', params: { keys: 'extra' } },
+      { path: `items[4](${doc.items[4].key}).group`, rule: 'protocolDoc.required', params: {} },
+      {
+        path: `items[5](${doc.items[5].key}).wordOrder`,
+        rule: 'protocolDoc.notOneOf',
+        params: { value: '"middle"', allowed: 'hi-lo, lo-hi' },
+      },
+      { path: `items[6](${doc.items[6].key}).scale`, rule: 'protocolDoc.scaleZero', params: {} },
+      { path: 'items[7](Bad Key).key', rule: 'protocolDoc.keyFormat', params: {} },
+      {
+        path: `alarms[0](${doc.alarms[0].code}).condition.op`,
+        rule: 'protocolDoc.notOneOf',
+        params: { value: '"between"', allowed: 'set, clear, bit, equals, in, notIn' },
+      },
+      { path: 'commands[0](start).writes[0]', rule: 'protocolDoc.writeShape', params: {} },
+      { path: `commands[1](${doc.commands[1].key}).writes`, rule: 'protocolDoc.tooFewEntries', params: { minimum: 1 } },
+    ]);
+  });
+
+  test('every problem has a known rule, and its message is the English text of that rule filled with its params', () => {
+    const doc = copyOf(layoutS) as unknown as Record<string, any>;
+    doc.key = 'Not A Key';
+    doc.items[0].type = 'u64';
+    doc.moduleItems[1].source = 'battery';
+    const problems = validateProtocolDocument(doc);
+    expect(problems.map((p) => p.rule)).toEqual([
+      'protocolDoc.protocolKeyFormat',
+      'protocolDoc.unknownType',
+      'protocolDoc.unknownSource',
+    ]);
+    const spoilt = copyOf(layoutS);
+    spoilt.items[1]!.address = 0;
+    spoilt.configParams[1]!.min = 100;
+    spoilt.configReadBlocks = [{ fc: 3, start: 4096, count: 5 }];
+    for (const problem of [...problems, ...validateProtocolDocument(spoilt)]) {
+      expect(PROTOCOL_RULES).toContain(problem.rule);
+      let text: string = PROTOCOL_PROBLEM_TEXTS[problem.rule];
+      for (const [name, value] of Object.entries(problem.params)) text = text.replaceAll(`{${name}}`, String(value));
+      expect(problem.message).toBe(text);
+      expect(problem.message).not.toMatch(/\{\w+\}/);
+    }
+    expect(
+      protocolProblem('items[2](gen_kw).address', 'protocolDoc.overlaps', { fc: 3, address: 40, other: 'x' }),
+    ).toEqual({
+      path: 'items[2](gen_kw).address',
+      rule: 'protocolDoc.overlaps',
+      params: { fc: 3, address: 40, other: 'x' },
+      message: 'fc 3 address 40 overlaps x',
+    });
   });
 
   test('parseProtocolDocument throws with every problem listed', () => {

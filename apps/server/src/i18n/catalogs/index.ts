@@ -3,7 +3,8 @@ import type { Language } from '@genset/protocol';
 import menu from './menu.ts';
 import gensets from './gensets.ts';
 import history from './history.ts';
+import protocolDocuments from './protocol-documents.ts';
 
 export type DomainCatalog = Record<Language, Record<string, string>>;
 
-export const domains: DomainCatalog[] = [menu, history, gensets];
+export const domains: DomainCatalog[] = [menu, history, gensets, protocolDocuments];

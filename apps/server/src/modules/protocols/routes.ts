@@ -24,11 +24,12 @@ import { forbidden } from '../../lib/errors.ts';
 import type { ProtocolService } from './service.ts';
 
 const REFUSAL =
-  ' A refused document answers code 400 with `data.problems` ([{path, message}], e.g. `items[3](gen_kw).address`).';
+  ' A refused document answers code 400 with `data.problems` ([{path, rule, params, message}], e.g. path `items[3](gen_kw).address`, rule `protocolDoc.overlaps`), each message in the language of the request.';
 
 /**
- * The schema check of a route carrying protocol content only decides about the other fields: the content
- * itself is checked as a whole document by the service, which names the exact place of every problem.
+ * The schema check of a route carrying protocol content only decides about the other fields (their refusal is
+ * worded by the error handler in the request's language): the content itself is checked as a whole document by
+ * the service, which names the exact place of every problem (worded by the error handler too).
  */
 function passDocumentProblems(req: FastifyRequest, documentFields: readonly string[]) {
   const error = req.validationError as (Error & { validation?: { instancePath: string }[] }) | undefined;

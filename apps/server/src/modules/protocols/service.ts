@@ -3,9 +3,11 @@
 // A document is checked as a whole before it is stored, and a refusal names the exact place of each problem.
 import {
   fieldSpan,
+  problemOfIssue,
   PROTOCOL_KEY_MAX,
   protocolDocumentSchema,
   protocolDropdownInput,
+  protocolProblem,
   ResultCode,
   validateProtocolDocument,
   type ConfigParam,
@@ -20,6 +22,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
+import { translate } from '../../i18n/messages.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import type { SessionContext } from '../auth/service.ts';
 import type { Planner } from '../devices/plans.ts';
@@ -59,24 +62,28 @@ function partOf(path: string): string {
   return path.split(/[.[(]/)[0] || 'document';
 }
 
-/** A 400 naming every problem with its place; the message names the first. */
+/**
+ * A 400 naming every problem with its place, each told in the caller's language (its rule and params kept,
+ * for clients that word problems themselves); the message names the first.
+ */
 export function refuseDocument(problems: ProtocolProblem[]): never {
-  const first = problems[0]!;
-  const fields: Record<string, string> = {};
-  for (const problem of problems) fields[partOf(problem.path)] ??= `${problem.path}: ${problem.message}`;
-  throw new AppError(
-    ResultCode.invalid,
-    'errors.protocolInvalid',
-    { path: first.path, message: first.message, count: problems.length },
-    { problems, fields },
-  );
+  throw new AppError(ResultCode.invalid, 'errors.protocolInvalid', {}, null, (lang) => {
+    const told = problems.map((problem) => ({ ...problem, message: translate(lang, problem.rule, problem.params) }));
+    const first = told[0]!;
+    const fields: Record<string, string> = {};
+    for (const problem of told) fields[partOf(problem.path)] ??= `${problem.path}: ${problem.message}`;
+    return {
+      params: { path: first.path, message: first.message, count: told.length },
+      data: { problems: told, fields },
+    };
+  });
 }
 
 /** Validates a whole document (shape, meaning and what the database can hold) and returns it with defaults. */
 export function checkedDocument(input: unknown): ProtocolDocument {
   const problems = validateProtocolDocument(input);
   if (isRecord(input) && typeof input.key === 'string' && input.key.length > PROTOCOL_KEY_MAX) {
-    problems.unshift({ path: 'key', message: `use at most ${PROTOCOL_KEY_MAX} characters` });
+    problems.unshift(protocolProblem('key', 'protocolDoc.keyTooLong', { maximum: PROTOCOL_KEY_MAX }));
   }
   if (problems.length > 0) refuseDocument(problems);
   return protocolDocumentSchema.parse(input);
@@ -117,17 +124,18 @@ function formatPath(path: readonly PropertyKey[]): string {
 function applyDropdowns(doc: Record<string, unknown>, input: unknown): ProtocolProblem[] {
   const parsed = z.array(protocolDropdownInput).safeParse(input);
   if (!parsed.success) {
-    return parsed.error.issues.map((issue) => ({ path: `dropdowns${formatPath(issue.path)}`, message: issue.message }));
+    return parsed.error.issues.map((issue) => problemOfIssue(issue, input, `dropdowns${formatPath(issue.path)}`));
   }
   const dropdowns = parsed.data;
   const params = Array.isArray(doc.configParams) ? (doc.configParams as Record<string, unknown>[]) : [];
   const problems: ProtocolProblem[] = [];
   dropdowns.forEach((dropdown, index) => {
     if (!params.some((param) => isRecord(param) && param.key === dropdown.param)) {
-      problems.push({
-        path: `dropdowns[${index}](${dropdown.param}).param`,
-        message: `unknown configuration parameter "${dropdown.param}"`,
-      });
+      problems.push(
+        protocolProblem(`dropdowns[${index}](${dropdown.param}).param`, 'protocolDoc.unknownParam', {
+          param: dropdown.param,
+        }),
+      );
     }
   });
   doc.configParams = params.map((param) => {

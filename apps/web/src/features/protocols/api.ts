@@ -44,7 +44,11 @@ export interface PublishResult {
 /** One problem of a refused document, at its exact place (e.g. `items[3](gen_kw).address`). */
 export interface DocumentProblem {
   path: string;
+  /** Worded by the server in the language of the request. */
   message: string;
+  /** The rule broken (e.g. `protocolDoc.overlaps`) and the values its message names. */
+  rule?: string;
+  params?: Record<string, string | number>;
 }
 
 export const protocolKeys = {

@@ -1,4 +1,5 @@
-// The problems of a refused document, each at its exact place, as the server named them.
+// The problems of a refused document, each at its exact place, as the server named and worded them (in the
+// console's language, which every request carries).
 import { Alert, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { DocumentProblem } from './api.ts';
