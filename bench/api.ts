@@ -5,7 +5,7 @@
 // machine, "my gensets" (page of 20, each status filter, and a deep page), getstatus of a visible set; then
 // the time of a three-month history chart of one item over hourly rollups. Prints the figures with the
 // command that made them. Parameters (environment) are listed in BENCHMARKS.md.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,7 @@ import { load, type LoadRequest, type LoadResult } from './lib/http-load.ts';
 import { freePort, spawnNode, waitForPort, waitForQuiet, watchMachine, watchProcess } from './lib/proc.ts';
 import { ADMIN, signIn, startServerChild } from './lib/server.ts';
 import { fmt, mib, table } from './lib/stats.ts';
+import { summariseProfile } from './lib/profile.ts';
 
 const BENCH_DIR = fileURLToPath(new URL('.', import.meta.url));
 
@@ -39,6 +40,7 @@ const P = {
   chartRuns: intEnv('BENCH_CHART_RUNS', 30, 1, 1000),
   quietWaitS: intEnv('BENCH_QUIET_WAIT_S', 30, 0, 3600),
   keep: process.env.BENCH_KEEP_DATA === '1',
+  cpuProf: process.env.BENCH_CPU_PROF === '1',
 };
 const ENV_KEYS = [
   'BENCH_SETS',
@@ -51,6 +53,7 @@ const ENV_KEYS = [
   'BENCH_CHART_RUNS',
   'BENCH_QUIET_WAIT_S',
   'BENCH_KEEP_DATA',
+  'BENCH_CPU_PROF',
 ];
 if (P.users % P.subscribersPerSet !== 0)
   throw new Error('BENCH_USERS must be a multiple of BENCH_SUBSCRIBERS_PER_SET (each set gets distinct subscribers)');
@@ -357,7 +360,9 @@ async function main() {
     await bareChild.stop();
     bareChild = null;
 
-    server = await startServerChild(dataDir);
+    const profDir = join(dataDir, 'profile');
+    server = await startServerChild(dataDir, P.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []);
+    const serverStartedAt = Date.now();
     log(`server pid ${server.pid} on ${server.url}`);
     const utokens: string[] = [];
     for (let u = 0; u < P.signedIn; u++) utokens.push(await signIn(server.url, seeded.accounts[u]!, PASSWORD));
@@ -373,6 +378,7 @@ async function main() {
       ['mylist search "north", page 1', { status: 'all', search: 'north', page: 1, size: 20 }],
     ];
     const totals = new Map<string, number>();
+    const firstPhaseAt = Date.now();
     for (const [name, body] of mylistBodies) {
       const text = JSON.stringify(body);
       const row = await measure(name, server.pid, server.url, (c) => ({
@@ -518,6 +524,20 @@ async function main() {
       console.log(`Server warnings/errors (${warnings.length} lines), first 10:`);
       for (const l of warnings.slice(0, 10)) console.log(`  ${l.slice(0, 300)}`);
     } else console.log('Server wrote no warning or error.');
+    if (P.cpuProf) {
+      await server.stop();
+      server = null;
+      const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
+      if (file) {
+        const profile = summariseProfile(join(profDir, file), firstPhaseAt - serverStartedAt, 30);
+        console.log(
+          `\nServer CPU profile from the first mylist phase on (${fmt(profile.total)} ms sampled), self time by area:`,
+        );
+        console.log(table(['area', 'share', 'time'], profile.byArea));
+        console.log('\nTop functions by self time:');
+        console.log(table(['function', 'share', 'time'], profile.byFunction));
+      }
+    }
     console.log(`Total time ${fmt((Date.now() - started) / 1000)} s`);
   } finally {
     await bareChild?.stop();

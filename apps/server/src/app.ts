@@ -106,7 +106,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: `${API_BASE}/docs` });
   await app.register(apiConventions, { config });
-  await app.register(authPlugin, { auth, accounts });
+  await app.register(authPlugin, { auth });
 
   await app.register(
     async (api) => {
@@ -118,8 +118,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   );
   await app.register(devicesPlugin, { config, auth, accounts });
   await app.register(protocolsPlugin, { config });
-  await app.register(gensetsPlugin);
-  await app.register(historyPlugin, { accounts });
+  await app.register(gensetsPlugin, { auth });
+  auth.onProfileChanged(() => app.gensets.directory.invalidate());
+  await app.register(historyPlugin);
   await app.register(brokerAuthPlugin);
 
   mkdirSync(config.uploadsDir, { recursive: true });

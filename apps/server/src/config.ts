@@ -23,6 +23,7 @@ const envSchema = z.object({
   API_ENCRYPTION: z.enum(['none', 'aes']).default('none'),
   SESSION_TTL_HOURS: z.coerce.number().positive().default(168),
   SINGLE_SESSION: flag.default(false),
+  SESSION_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   AUTH_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
   AUTH_LOCK_MINUTES: z.coerce.number().positive().default(15),
   AUTH_IP_MAX_FAILURES: z.coerce.number().int().min(1).default(30),
@@ -73,6 +74,8 @@ export interface Config {
   signSecret: string;
   encryption: 'none' | 'aes';
   sessionTtlMs: number;
+  /** How long a session read for one call answers for the next ones (0: read it for every call). */
+  sessionCacheMs: number;
   singleSession: boolean;
   authMaxFailures: number;
   authLockMs: number;
@@ -132,6 +135,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     signSecret: e.API_SIGN_SECRET,
     encryption: e.API_ENCRYPTION,
     sessionTtlMs: e.SESSION_TTL_HOURS * 3_600_000,
+    sessionCacheMs: e.SESSION_CACHE_MS,
     singleSession: e.SINGLE_SESSION,
     authMaxFailures: e.AUTH_MAX_FAILURES,
     authLockMs: e.AUTH_LOCK_MINUTES * 60_000,

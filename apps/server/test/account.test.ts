@@ -148,6 +148,9 @@ describe('/user/password', () => {
     const u = await freshUser(t);
     const current = await login(t.app, u.account, u.password);
     const other = await login(t.app, u.account, u.password);
+    // both sessions in use (read, and kept for a moment)
+    expect((await call(t.app, 'GET', '/user/info', { token: other })).code).toBe(200);
+    expect((await call(t.app, 'GET', '/user/info', { token: current })).code).toBe(200);
     const res = await call(t.app, 'POST', '/user/password', {
       token: current,
       body: { password: u.password, newPassword: 'Next#2026', newPasswords: 'Next#2026' },
@@ -159,6 +162,12 @@ describe('/user/password', () => {
       (await call(t.app, 'POST', '/user/login', { body: { username: u.account, password: u.password } })).code,
     ).toBe(400);
     expect(await login(t.app, u.account, 'Next#2026')).toHaveLength(43);
+    // this session knows the new password at once
+    const again = await call(t.app, 'POST', '/user/password', {
+      token: current,
+      body: { password: 'Next#2026', newPassword: 'Third#2026', newPasswords: 'Third#2026' },
+    });
+    expect(again.code).toBe(200);
   });
 
   it('needs a session', async () => {

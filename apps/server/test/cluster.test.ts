@@ -254,6 +254,17 @@ describe.runIf(PG_URL)('two instances on PostgreSQL, Mosquitto and Redis', () =>
       ]).then((r) => Number(r[0]!.n));
     expect(await openAlarms()).toBe(1);
 
+    // A set renamed through A is listed under its new name by B at once: B's directory is fresh (read just
+    // now, so its own reload is seconds away) and learns of the change from the bus.
+    const names = async () =>
+      (await api(B, '/genset/list', { search: 'Cluster', size: 50 })).data.list.map((r: { name: string }) => r.name);
+    expect(await names()).toHaveLength(modules.length);
+    await sleep(500);
+    await names();
+    const renamed = `Cluster renamed ${suffix}`;
+    expect((await api(A, '/genset/update', { token: modules[0]!.token, name: renamed })).code).toBe(200);
+    await waitFor(async () => (await names()).includes(renamed), 2000, 'B to list the set under its new name');
+
     // B dies. A notices within the membership timeout and takes B's modules over.
     await B.kill('SIGKILL');
     await waitFor(() => ofB.every((m) => taken(A).has(m.gensetId)), 30_000, 'A to take up the sets of B');

@@ -136,7 +136,8 @@ describe('add and info', () => {
 
   it('ingests data from the module named when the set was added', async () => {
     const modemId = `ING-${uid()}`;
-    const added = await addSet(manager, { modemId, address: 3 });
+    const name = `Live ${uid()}`;
+    const added = await addSet(manager, { modemId, address: 3, name });
     const module = await connectFakeModule(brokerUrl, modemId, added.modemSecret!);
     try {
       await module.publish('hello', { model: 'X1', firmware: '1.0', imei: '', iccid: '', controllers: [] });
@@ -163,7 +164,18 @@ describe('add and info', () => {
         body: { search: added.token ? undefined : '', status: 'running' },
       });
       const row = list.data.list.find((r: { token: string }) => r.token === added.token);
-      expect(row).toMatchObject({ status: 3, modemId, values: { kw: 120, fuelLevel: 80 } });
+      expect(row).toMatchObject({ status: 3, online: true, modemId, values: { kw: 120, fuelLevel: 80 } });
+      // the connection drops: the row follows ingestion (module offline, set offline) without a reload
+      module.client.stream.destroy();
+      await expect
+        .poll(
+          async () =>
+            (await call(t.app, 'POST', '/genset/mylist', { token: manager, body: { search: name } })).data.list.map(
+              (r: { status: number; online: boolean }) => ({ status: r.status, online: r.online }),
+            ),
+          { timeout: 5000 },
+        )
+        .toEqual([{ status: 0, online: false }]);
     } finally {
       await module.close();
     }
@@ -441,6 +453,19 @@ describe('lists', () => {
       values: { kw: 10, fuelLevel: 55, batteryVoltage: null, runHours: null },
     });
     expect(row.lastSeen).toEqual(expect.any(Number));
+  });
+
+  it('shows the owner’s new nickname at once after they change it', async () => {
+    const user = await freshUser(t, { companyId, role: 'companyAdmin' });
+    const token = await login(t.app, user.account, user.password);
+    const name = `Hotel ${uid()}`;
+    await addSet(token, { name });
+    const ownerName = async () => (await mylist({ search: name }, token)).data.list[0].ownerName;
+    expect(await ownerName()).not.toBe('Night Owl');
+    expect((await call(t.app, 'POST', '/user/updateProfile', { token, body: { nickname: 'Night Owl' } })).code).toBe(
+      200,
+    );
+    expect(await ownerName()).toBe('Night Owl');
   });
 
   it('shows subscribed sets in my gensets with the subscription’s rights', async () => {

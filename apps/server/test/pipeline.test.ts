@@ -135,6 +135,8 @@ describe('live data', () => {
     expect(t.app.devices.planner.watching(b.gensetId)).toBe(false);
     // a heartbeat without the list stops the others
     ws.heartbeat(a.token);
+    // a push of b sent before the server read the heartbeat may still be on its way: count from after that
+    await new Promise((resolve) => setTimeout(resolve, 500));
     const quiet = ws.messages.length;
     await ws.waitFor((m) => m.method === 'monitor' && m.token === a.token, 10_000, quiet);
     await new Promise((resolve) => setTimeout(resolve, 2500));

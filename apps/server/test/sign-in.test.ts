@@ -238,10 +238,26 @@ describe('sessions', () => {
     expect((await call(t.app, 'POST', '/logout', { token })).code).toBe(101);
   });
 
+  it('a session ended by another instance is refused within a second (SESSION_CACHE_MS)', async () => {
+    const token = await login(t.app, 'viewer@example.com', 'Demo#2026');
+    expect((await call(t.app, 'GET', '/user/info', { token })).code).toBe(200);
+    await t.app.database.db
+      .updateTable('session')
+      .set({ revoked_at: Date.now(), revoke_reason: 'logout' })
+      .where('token_hash', '=', hashToken(token))
+      .execute();
+    const started = Date.now();
+    await expect
+      .poll(async () => (await call(t.app, 'GET', '/user/info', { token })).code, { timeout: 3000, interval: 50 })
+      .toBe(101);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
   it('with single-session on, an earlier session gets 50012 after a new sign-in', async () => {
     const single = await createTestApp({ SINGLE_SESSION: '1' });
     try {
       const first = await login(single.app, 'viewer@example.com', 'Demo#2026');
+      expect((await call(single.app, 'GET', '/user/info', { token: first })).code).toBe(200);
       await login(single.app, 'viewer@example.com', 'Demo#2026');
       expect((await call(single.app, 'GET', '/user/info', { token: first })).code).toBe(50012);
     } finally {

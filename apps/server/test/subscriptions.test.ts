@@ -123,9 +123,15 @@ describe('rights of subscribers on commands', () => {
     });
     expect(res.code).toBe(200);
     expect((await send(user.token)).code).toBe(200);
-    // and back to view: refused again
+    const rightsInMyList = async () =>
+      (await call(t.app, 'POST', '/genset/mylist', { token: user.token, body: {} })).data.list.map(
+        (r: { rights: string }) => r.rights,
+      );
+    expect(await rightsInMyList()).toEqual(['control']);
+    // and back to view: refused again, and my gensets says so at once
     await call(t.app, 'POST', '/sub/update', { token: manager, body: { id: target.id, rights: 'view' } });
     expect((await send(user.token)).code).toBe(403);
+    expect(await rightsInMyList()).toEqual(['view']);
   });
 });
 
@@ -199,10 +205,14 @@ describe('managing subscribers', () => {
 });
 
 describe('several server instances', () => {
-  it('a subscription written by another instance shows in my gensets at once, and so does its removal', async () => {
+  // Another instance's change reaches this one through the database: the subscriptions version (kept by
+  // triggers) is read with the session, which this instance reads again after SESSION_CACHE_MS (1 s).
+  it('a subscription written by another instance shows in my gensets within a second, and so do its move and removal', async () => {
     const set = await addSet(manager);
     const user = await newUser();
     const mylist = async () => (await call(t.app, 'POST', '/genset/mylist', { token: user.token, body: {} })).data;
+    const tokens = async () => (await mylist()).list.map((s: { token: string; rights: string }) => [s.token, s.rights]);
+    const soon = { timeout: 3000, interval: 100 };
     expect((await mylist()).total).toBe(0);
     const db = t.app.database.db;
     const id = (await db.selectFrom('genset').select('id').where('token', '=', set.token).executeTakeFirstOrThrow()).id;
@@ -210,11 +220,21 @@ describe('several server instances', () => {
       .insertInto('subscription')
       .values({ genset_id: id, user_id: user.id, rights: 'control', created_at: Date.now() })
       .execute();
-    const shown = await mylist();
-    expect(shown.total).toBe(1);
-    expect(shown.list[0]).toMatchObject({ token: set.token, rights: 'control' });
-    await db.deleteFrom('subscription').where('genset_id', '=', id).where('user_id', '=', user.id).execute();
-    expect((await mylist()).total).toBe(0);
+    await expect.poll(tokens, soon).toEqual([[set.token, 'control']]);
+    // moved to another set
+    const other = await addSet(manager);
+    const otherId = (
+      await db.selectFrom('genset').select('id').where('token', '=', other.token).executeTakeFirstOrThrow()
+    ).id;
+    await db
+      .updateTable('subscription')
+      .set({ genset_id: otherId })
+      .where('genset_id', '=', id)
+      .where('user_id', '=', user.id)
+      .execute();
+    await expect.poll(tokens, soon).toEqual([[other.token, 'control']]);
+    await db.deleteFrom('subscription').where('genset_id', '=', otherId).where('user_id', '=', user.id).execute();
+    await expect.poll(tokens, soon).toEqual([]);
   });
 });
 

@@ -5,6 +5,7 @@
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { SqliteDialect } from 'kysely';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import { keepRecent } from '../lib/memo.ts';
 
 function toParams(parameters: ReadonlyArray<unknown>): SQLInputValue[] {
   return parameters.map((p) => {
@@ -53,15 +54,8 @@ export function nodeSqliteDialect(file: string): SqliteDialect {
       db.close();
     },
     prepare: (sql: string) => {
-      let stmt = statements.get(sql);
-      if (stmt) {
-        // refresh its place in the insertion order, which serves as the recency order
-        statements.delete(sql);
-      } else {
-        stmt = new NodeSqliteStatement(db.prepare(sql));
-        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
-      }
-      statements.set(sql, stmt);
+      const stmt = statements.get(sql) ?? new NodeSqliteStatement(db.prepare(sql));
+      keepRecent(statements, sql, stmt, STATEMENT_CACHE_SIZE);
       return stmt;
     },
   };

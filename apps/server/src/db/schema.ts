@@ -55,6 +55,8 @@ export interface UserTable {
   created_at: number;
   updated_at: number;
   deleted_at: number | null;
+  /** Moves with every change to the user's subscriptions (kept by triggers, migration 009). */
+  subscriptions_version: Generated<number>;
 }
 
 export interface SessionTable {

@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ALL_PERMISSIONS } from '@genset/protocol';
 import type { AuthService, SessionContext } from '../modules/auth/service.ts';
-import type { AccountService, Grant } from '../modules/account/service.ts';
+import type { Grant } from '../modules/account/service.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,14 +23,14 @@ export function clientInfo(req: FastifyRequest) {
 }
 
 export default fp(
-  async function auth(app: FastifyInstance, opts: { auth: AuthService; accounts: AccountService }) {
+  async function auth(app: FastifyInstance, opts: { auth: AuthService }) {
     app.decorateRequest('session', null);
     app.decorateRequest('grant', null);
     app.decorateRequest('companyId', 0);
     app.decorate('requireUser', async (req: FastifyRequest) => {
       const header = req.headers['x-token'];
       const ctx = await opts.auth.authenticate(typeof header === 'string' ? header : undefined);
-      const grant = await opts.accounts.grant(ctx.user);
+      const grant = ctx.grant;
       req.session = ctx;
       req.grant = grant;
       req.companyId = ctx.user.company_id;

@@ -111,7 +111,6 @@ export default fp(
     const service = createDeviceService({
       db,
       fleet,
-      accounts: opts.accounts,
       protocols,
       commands,
       transport,

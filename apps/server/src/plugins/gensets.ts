@@ -3,6 +3,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { API_BASE } from '@genset/protocol';
+import type { AuthService } from '../modules/auth/service.ts';
 import { createSetDirectory, type SetDirectory } from '../modules/gensets/directory.ts';
 import { createGensetService } from '../modules/gensets/service.ts';
 import { createSubscriptionService } from '../modules/gensets/subscriptions.ts';
@@ -15,7 +16,7 @@ declare module 'fastify' {
 }
 
 export default fp(
-  async function gensets(app: FastifyInstance) {
+  async function gensets(app: FastifyInstance, opts: { auth: AuthService }) {
     const db = app.database.db;
     const devices = app.devices;
     const directory = createSetDirectory({ db, bus: devices.bus, log: app.log });
@@ -36,6 +37,9 @@ export default fp(
       fleet: devices.fleet,
       devices: devices.service,
       log: app.log,
+      onChanged: (userIds) => {
+        for (const id of userIds) opts.auth.forgetUser(id);
+      },
     });
     await app.register(gensetRoutes, { prefix: API_BASE, gensets: gensetService, subscriptions });
   },

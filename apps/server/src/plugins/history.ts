@@ -3,7 +3,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { API_BASE } from '@genset/protocol';
-import type { AccountService } from '../modules/account/service.ts';
 import { createHistoryService } from '../modules/history/service.ts';
 import { createRuntimeExport } from '../modules/history/export.ts';
 import { historyRoutes } from '../modules/history/routes.ts';
@@ -11,18 +10,17 @@ import { createDashboardService } from '../modules/dashboard/service.ts';
 import { dashboardRoutes } from '../modules/dashboard/routes.ts';
 
 export default fp(
-  async function history(app: FastifyInstance, opts: { accounts: AccountService }) {
+  async function history(app: FastifyInstance) {
     const { db, kind } = app.database;
     const devices = app.devices;
     const history = createHistoryService({
       db,
       kind,
       devices: devices.service,
-      accounts: opts.accounts,
       protocols: devices.protocols,
     });
     const exportRuntimeData = createRuntimeExport({ devices: devices.service, protocols: devices.protocols, history });
-    const dashboard = createDashboardService({ db, kind, accounts: opts.accounts, protocols: devices.protocols });
+    const dashboard = createDashboardService({ db, kind, protocols: devices.protocols });
     await app.register(historyRoutes, { prefix: API_BASE, history, exportRuntimeData });
     await app.register(dashboardRoutes, { prefix: API_BASE, dashboard });
   },

@@ -12,6 +12,7 @@ import { ingestState } from './006-ingest-state.ts';
 import { brokerCredentials } from './007-broker-credentials.ts';
 import { partitions } from './007-partitions.ts';
 import { setMerged } from './008-set-merged.ts';
+import { subscriptionVersion } from './009-subscription-version.ts';
 
 export function migrations(kind: DbKind): Record<string, Migration> {
   return {
@@ -24,5 +25,6 @@ export function migrations(kind: DbKind): Record<string, Migration> {
     '007-broker-credentials': brokerCredentials(),
     '007-partitions': partitions(kind),
     '008-set-merged': setMerged(),
+    '009-subscription-version': subscriptionVersion(kind),
   };
 }

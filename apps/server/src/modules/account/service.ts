@@ -1,6 +1,9 @@
 // What a signed-in user may see of themselves: profile, permissions and the menu tree their role allows.
 import { ALL_PERMISSIONS, hasAnyPermission, type Language, type RouteEntry, type MenuType } from '@genset/protocol';
+import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { RoleTable } from '../../db/schema.ts';
+import { memoize } from '../../lib/memo.ts';
 import { translate } from '../../i18n/messages.ts';
 import type { UserRow } from '../auth/repository.ts';
 import { DEFAULT_MESSAGE_SETTINGS } from '../auth/defaults.ts';
@@ -14,21 +17,34 @@ export interface Grant {
   roleId: number | null;
 }
 
+/** The role columns a grant is made of. */
+export type RoleGrantRow = Pick<
+  Selectable<RoleTable>,
+  'id' | 'name' | 'permissions' | 'menus' | 'data_scope' | 'status'
+>;
+
+/** Parsed permission and menu lists by their stored text: roles are few and every signed call needs one. */
+const parsedList = memoize((text: string) => Object.freeze(JSON.parse(text) as string[]) as string[], 1000);
+
+/** What a role grants; no role, or a disabled one, grants nothing beyond the user's own sets. */
+export function grantOf(role: RoleGrantRow | null | undefined): Grant {
+  if (!role || role.status !== 1)
+    return { permissions: [], menus: [], dataScope: 'self', roleName: null, roleId: null };
+  return {
+    permissions: parsedList(role.permissions),
+    menus: parsedList(role.menus),
+    dataScope: role.data_scope,
+    roleName: role.name,
+    roleId: role.id,
+  };
+}
+
 export function createAccountService(deps: { db: Db; companies: CompanyService }) {
   const { db } = deps;
 
   async function grant(user: UserRow): Promise<Grant> {
-    if (!user.role_id) return { permissions: [], menus: [], dataScope: 'self', roleName: null, roleId: null };
-    const role = await db.selectFrom('role').selectAll().where('id', '=', user.role_id).executeTakeFirst();
-    if (!role || role.status !== 1)
-      return { permissions: [], menus: [], dataScope: 'self', roleName: null, roleId: null };
-    return {
-      permissions: JSON.parse(role.permissions) as string[],
-      menus: JSON.parse(role.menus) as string[],
-      dataScope: role.data_scope,
-      roleName: role.name,
-      roleId: role.id,
-    };
+    if (!user.role_id) return grantOf(null);
+    return grantOf(await db.selectFrom('role').selectAll().where('id', '=', user.role_id).executeTakeFirst());
   }
 
   return {

@@ -8,6 +8,8 @@ import type { Db } from '../../db/database.ts';
 import type { MessageSender } from '../sms/sender.ts';
 import { createAuthRepository, type UserRow } from './repository.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
+import { keepRecent } from '../../lib/memo.ts';
+import { grantOf, type Grant } from '../account/service.ts';
 import { hashCode, hashToken, newNumericCode, newToken, TOKEN_PATTERN } from './tokens.ts';
 import { DEFAULT_MESSAGE_SETTINGS } from './defaults.ts';
 import { createUser } from '../account/users.ts';
@@ -15,6 +17,8 @@ import { createUser } from '../account/users.ts';
 export interface SessionContext {
   sessionId: number;
   user: UserRow;
+  /** What the user's role grants, read with the session. */
+  grant: Grant;
 }
 
 export interface ClientInfo {
@@ -28,6 +32,35 @@ const CODES_PER_HOUR = 10;
 /** A sliding expiry is pushed forward at most this often, so a busy console does not write on every call. */
 const TOUCH_INTERVAL_MS = 60_000;
 
+/** Signed-in sessions kept in memory, at most this many. */
+const SESSION_CACHE_SIZE = 50_000;
+
+/**
+ * Sessions with their user and role as read last, for `ttlMs`. Every signed call needs them; reading them
+ * was the largest cost left in a call like "my gensets". Changes made through this server drop the entries
+ * concerned at once; changes made elsewhere (another instance, the database by hand) count after `ttlMs`.
+ */
+function createSessionCache(ttlMs: number) {
+  const entries = new Map<string, { ctx: SessionContext; expiresAt: number; readAt: number }>();
+  return {
+    get(tokenHash: string) {
+      const hit = entries.get(tokenHash);
+      if (!hit) return undefined;
+      if (Date.now() - hit.readAt >= ttlMs) {
+        entries.delete(tokenHash);
+        return undefined;
+      }
+      return hit;
+    },
+    set(tokenHash: string, ctx: SessionContext, expiresAt: number) {
+      if (ttlMs > 0) keepRecent(entries, tokenHash, { ctx, expiresAt, readAt: Date.now() }, SESSION_CACHE_SIZE);
+    },
+    forget(which: (ctx: SessionContext) => boolean) {
+      for (const [key, entry] of entries) if (which(entry.ctx)) entries.delete(key);
+    },
+  };
+}
+
 function normaliseAccount(account: string): string {
   const trimmed = account.trim();
   return isEmail(trimmed) ? trimmed.toLowerCase() : trimmed.replace(/^\+/, '');
@@ -36,6 +69,22 @@ function normaliseAccount(account: string): string {
 export function createAuthService(deps: { db: Db; config: Config; sender: MessageSender; log: FastifyBaseLogger }) {
   const { config, sender, log } = deps;
   const repo = createAuthRepository(deps.db);
+  const profileListeners: ((userId: number) => void)[] = [];
+  const signedIn = createSessionCache(config.sessionCacheMs);
+
+  /** Changes to a user or their sessions: the cache must not answer for them any more. */
+  async function updateUser(id: number, patch: Parameters<typeof repo.updateUser>[1]) {
+    await repo.updateUser(id, patch);
+    signedIn.forget((ctx) => ctx.user.id === id);
+  }
+  async function revokeSession(id: number, now: number, reason: string) {
+    await repo.revokeSession(id, now, reason);
+    signedIn.forget((ctx) => ctx.sessionId === id);
+  }
+  async function revokeUserSessions(userId: number, now: number, reason: string, exceptSessionId?: number) {
+    await repo.revokeUserSessions(userId, now, reason, exceptSessionId);
+    signedIn.forget((ctx) => ctx.user.id === userId);
+  }
 
   async function writeLog(user: UserRow | null, matter: string, feedback: Record<string, unknown>, ip: string | null) {
     await repo.log({
@@ -107,7 +156,7 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
 
   async function openSession(user: UserRow, client: ClientInfo): Promise<LoginResponse> {
     const now = Date.now();
-    if (config.singleSession) await repo.revokeUserSessions(user.id, now, 'replaced');
+    if (config.singleSession) await revokeUserSessions(user.id, now, 'replaced');
     const token = newToken();
     await repo.insertSession({
       user_id: user.id,
@@ -254,24 +303,62 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
     async authenticate(token: string | undefined): Promise<SessionContext> {
       if (!token) throw notSignedIn();
       if (!TOKEN_PATTERN.test(token)) throw new AppError(ResultCode.tokenInvalid, 'errors.tokenInvalid');
-      const session = await repo.findSessionByHash(hashToken(token));
-      if (!session) throw notSignedIn();
-      if (session.revoked_at) {
-        if (session.revoke_reason === 'replaced')
-          throw new AppError(ResultCode.sessionReplaced, 'errors.sessionReplaced');
+      const tokenHash = hashToken(token);
+      const known = signedIn.get(tokenHash);
+      if (known) {
+        if (known.expiresAt <= Date.now()) throw new AppError(ResultCode.tokenExpired, 'errors.tokenExpired');
+        return known.ctx;
+      }
+      const row = await repo.findSignedIn(tokenHash);
+      if (!row) throw notSignedIn();
+      const {
+        session_id: sessionId,
+        session_expires_at: expiresAt,
+        session_last_seen_at: lastSeenAt,
+        session_revoked_at: revokedAt,
+        session_revoke_reason: revokeReason,
+        role_key_id: roleId,
+        role_name: roleName,
+        role_permissions: permissions,
+        role_menus: menus,
+        role_data_scope: dataScope,
+        role_status: roleStatus,
+        ...userRow
+      } = row;
+      if (revokedAt) {
+        if (revokeReason === 'replaced') throw new AppError(ResultCode.sessionReplaced, 'errors.sessionReplaced');
         throw notSignedIn();
       }
       const now = Date.now();
-      if (session.expires_at <= now) throw new AppError(ResultCode.tokenExpired, 'errors.tokenExpired');
-      const user = await requireActive(await repo.findUserById(session.user_id));
-      if (now - session.last_seen_at > TOUCH_INTERVAL_MS) {
-        await repo.touchSession(session.id, now, now + config.sessionTtlMs);
+      if (expiresAt <= now) throw new AppError(ResultCode.tokenExpired, 'errors.tokenExpired');
+      const user = await requireActive(userRow);
+      if (now - lastSeenAt > TOUCH_INTERVAL_MS) {
+        await repo.touchSession(sessionId, now, now + config.sessionTtlMs);
       }
-      return { sessionId: session.id, user };
+      const grant = grantOf(
+        roleId === null
+          ? null
+          : {
+              id: roleId,
+              name: roleName!,
+              permissions: permissions!,
+              menus: menus!,
+              data_scope: dataScope!,
+              status: roleStatus!,
+            },
+      );
+      const ctx = { sessionId, user, grant };
+      signedIn.set(tokenHash, ctx, now - lastSeenAt > TOUCH_INTERVAL_MS ? now + config.sessionTtlMs : expiresAt);
+      return ctx;
+    },
+
+    /** The user's subscriptions (or anything else read with the session) changed: read it again. */
+    forgetUser(userId: number) {
+      signedIn.forget((ctx) => ctx.user.id === userId);
     },
 
     async logout(ctx: SessionContext) {
-      await repo.revokeSession(ctx.sessionId, Date.now(), 'logout');
+      await revokeSession(ctx.sessionId, Date.now(), 'logout');
     },
 
     async changePassword(ctx: SessionContext, input: { password: string; newPassword: string }, client: ClientInfo) {
@@ -280,8 +367,8 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
       }
       if (input.password === input.newPassword) throw fieldError('newPassword', 'errors.samePassword');
       const now = Date.now();
-      await repo.updateUser(ctx.user.id, { password_hash: await hashPassword(input.newPassword), updated_at: now });
-      await repo.revokeUserSessions(ctx.user.id, now, 'password', ctx.sessionId);
+      await updateUser(ctx.user.id, { password_hash: await hashPassword(input.newPassword), updated_at: now });
+      await revokeUserSessions(ctx.user.id, now, 'password', ctx.sessionId);
       await writeLog(ctx.user, 'log.passwordChanged', {}, client.ip);
     },
 
@@ -339,8 +426,8 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
       const good = await consumeCode(account, 'reset', input.code);
       if (!user || !good || user.status === 'deleted') throw new AppError(ResultCode.invalid, 'errors.codeInvalid');
       const now = Date.now();
-      await repo.updateUser(user.id, { password_hash: await hashPassword(input.newPassword), updated_at: now });
-      await repo.revokeUserSessions(user.id, now, 'password');
+      await updateUser(user.id, { password_hash: await hashPassword(input.newPassword), updated_at: now });
+      await revokeUserSessions(user.id, now, 'password');
       await repo.clearThrottle(`acct:${account}`);
       await writeLog(user, 'log.passwordReset', {}, client.ip);
     },
@@ -352,9 +439,9 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
       }
       const now = Date.now();
       await writeLog(ctx.user, 'log.accountDeleted', {}, client.ip);
-      await repo.revokeUserSessions(ctx.user.id, now, 'deleted');
+      await revokeUserSessions(ctx.user.id, now, 'deleted');
       await repo.anonymiseLog(ctx.user.id);
-      await repo.updateUser(ctx.user.id, {
+      await updateUser(ctx.user.id, {
         account: null,
         nickname: '',
         password_hash: null,
@@ -367,14 +454,20 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
     },
 
     async updateProfile(ctx: SessionContext, nickname: string) {
-      await repo.updateUser(ctx.user.id, { nickname: nickname.trim(), updated_at: Date.now() });
+      await updateUser(ctx.user.id, { nickname: nickname.trim(), updated_at: Date.now() });
+      for (const listener of profileListeners) listener(ctx.user.id);
+    },
+
+    /** Called after a user changed their nickname (set lists show owners by it). */
+    onProfileChanged(listener: (userId: number) => void) {
+      profileListeners.push(listener);
     },
 
     async setMessageSettings(ctx: SessionContext, patch: Record<string, boolean | undefined>) {
       const current = { ...DEFAULT_MESSAGE_SETTINGS, ...(JSON.parse(ctx.user.message_settings) as object) };
       for (const [k, v] of Object.entries(patch))
         if (typeof v === 'boolean') (current as Record<string, boolean>)[k] = v;
-      await repo.updateUser(ctx.user.id, { message_settings: JSON.stringify(current), updated_at: Date.now() });
+      await updateUser(ctx.user.id, { message_settings: JSON.stringify(current), updated_at: Date.now() });
       return current;
     },
 

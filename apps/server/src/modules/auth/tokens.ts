@@ -1,5 +1,5 @@
 // Session tokens and one-time codes: random, shown to the client once, stored only as hashes.
-import { createHash, createHmac, randomBytes, randomInt } from 'node:crypto';
+import { createHmac, hash, randomBytes, randomInt } from 'node:crypto';
 
 export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
@@ -8,7 +8,7 @@ export function newToken(): string {
 }
 
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 export function newNumericCode(): string {

@@ -13,7 +13,6 @@ import {
 import { sql } from 'kysely';
 import type { Db, DbKind } from '../../db/database.ts';
 import { notFound } from '../../lib/errors.ts';
-import type { AccountService } from '../account/service.ts';
 import type { SessionContext } from '../auth/service.ts';
 import type { ProtocolStore } from '../devices/protocols.ts';
 import { alarmEntry, column } from '../history/service.ts';
@@ -28,7 +27,6 @@ const LATEST_ALARMS = 10;
 export interface DashboardOptions {
   db: Db;
   kind: DbKind;
-  accounts: Pick<AccountService, 'grant'>;
   protocols: ProtocolStore;
 }
 
@@ -47,7 +45,7 @@ export function createDashboardService(opts: DashboardOptions) {
   const q = historySql(opts.kind);
 
   async function visible(ctx: SessionContext) {
-    return visibleSets(db, ctx.user, await opts.accounts.grant(ctx.user));
+    return visibleSets(db, ctx.user, ctx.grant);
   }
 
   return {

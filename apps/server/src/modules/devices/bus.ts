@@ -28,9 +28,23 @@ export interface AlarmMessage {
   list: (Omit<AlarmListEntry, 'title'> & { title: Record<string, string> })[];
 }
 
+/** A module connected (hello or data) or went away. */
+export interface ModemMessage {
+  modemId: number;
+  online: boolean;
+}
+
+/** Sets were added, edited or deleted: every instance's set directory is stale. */
+export interface SetsChangedMessage {
+  /** The instance that made the change (it has already taken it into account). */
+  origin: string;
+}
+
 export interface BusEvents {
   monitor: MonitorMessage;
   alarm: AlarmMessage;
+  modem: ModemMessage;
+  sets: SetsChangedMessage;
 }
 
 export interface RealtimeBus {

@@ -809,7 +809,10 @@ export function createIngest(opts: IngestOptions) {
       const base = setsById.get(w.id);
       if (base) Object.assign(base, w);
     }
-    for (const id of cameOnline) onlineModems.add(id);
+    for (const id of cameOnline) {
+      onlineModems.add(id);
+      bus.publish('modem', { modemId: id, online: true });
+    }
     const now = Date.now();
     for (const [modemId, { key, seqs: stored }] of done) {
       const upTo = advanceAck(ackStates.get(modemId) ?? (await ackStateOf(modemId)), stored, key);
@@ -963,6 +966,7 @@ export function createIngest(opts: IngestOptions) {
         changed.push(set);
       }
     });
+    bus.publish('modem', { modemId: modem.id, online: false });
     for (const set of changed) {
       set.status = STATUS.offline;
       announce(set, false);
@@ -1001,6 +1005,7 @@ export function createIngest(opts: IngestOptions) {
       .where('id', '=', modem.id)
       .execute();
     onlineModems.add(modem.id);
+    bus.publish('modem', { modemId: modem.id, online: true });
     opts.onHello(modemKey);
   }
 

@@ -191,8 +191,7 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
         await stopWatching(w);
         if (!hb.token) return;
         const set = await opts.fleet.byToken(hb.token);
-        const grant = await opts.accounts.grant(session.user);
-        const rights = set ? await opts.fleet.rightsOn(session.user, grant, set) : null;
+        const rights = set ? await opts.fleet.rightsOn(session.user, session.grant, set) : null;
         if (!set || !rights) {
           send(w, {
             method: 'error',

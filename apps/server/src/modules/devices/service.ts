@@ -4,7 +4,6 @@ import { checkCommandPreconditions, findCommand, planCommandWrites, ResultCode, 
 import type { Db } from '../../db/database.ts';
 import { AppError, fieldError, forbidden, notFound } from '../../lib/errors.ts';
 import { translate } from '../../i18n/messages.ts';
-import type { AccountService } from '../account/service.ts';
 import type { SessionContext } from '../auth/service.ts';
 import { verifyPassword } from '../auth/passwords.ts';
 import type { CommandDispatcher, CommandOutcome, ModemRequestBody } from './commands.ts';
@@ -16,7 +15,6 @@ import type { AlarmMessage, MonitorMessage } from './bus.ts';
 export interface DeviceServiceOptions {
   db: Db;
   fleet: Fleet;
-  accounts: AccountService;
   protocols: ProtocolStore;
   commands: CommandDispatcher;
   transport: DeviceTransport;
@@ -44,8 +42,7 @@ export function createDeviceService(opts: DeviceServiceOptions) {
   ): Promise<{ set: GensetRow; rights: Rights }> {
     const set = await fleet.byToken(token);
     if (!set) throw notFound();
-    const grant = await opts.accounts.grant(ctx.user);
-    const rights = await fleet.rightsOn(ctx.user, grant, set);
+    const rights = await fleet.rightsOn(ctx.user, ctx.grant, set);
     if (!rights) throw notFound();
     if (!atLeast(rights, needed)) throw forbidden();
     return { set, rights };

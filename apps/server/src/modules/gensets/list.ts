@@ -1,14 +1,14 @@
 // The set lists: "my gensets" (owned or subscribed) and the company's sets within the role's data scope,
-// filtered by status and by name or number, counted per status for the filter tabs, sorted and paged. The
-// choice, counting and ordering run on the set directory in memory; the database is asked for the user's
-// subscription fingerprint (from an index) and for the rows of the page only.
+// filtered by status and by name or number, counted per status for the filter tabs, sorted and paged. Everything
+// runs on the set directory in memory; the database is asked only for a user's subscriptions, and only when
+// their version (read with the session) has moved since they were last read.
 import { GENSET_STATUS_FILTERS, type GensetListItem, type GensetSort, type GensetStatusFilter } from '@genset/protocol';
 import type { Db } from '../../db/database.ts';
 import type { UserRow } from '../auth/repository.ts';
 import type { Grant } from '../account/service.ts';
 import { rightsFrom, type Rights } from '../devices/fleet.ts';
-import type { DirectoryEntry, SetDirectory } from './directory.ts';
-import { parseDetails } from './fields.ts';
+import { keepRecent } from '../../lib/memo.ts';
+import type { DirectoryEntry, SetDirectory, Snapshot } from './directory.ts';
 
 /** Whose sets a list shows. */
 export type ListScope =
@@ -39,61 +39,86 @@ const KEY: Record<GensetSort, (e: DirectoryEntry) => number> = {
   createdAt: (e) => e.createdAt,
 };
 
-/** Rows fetched per query when a whole list is read (export). */
-const CHUNK = 500;
+/** Users whose subscriptions, and whose sets per scope, are kept between requests. */
+const CACHED_USERS = 10_000;
 
-/** Users whose subscribed set ids are kept between requests. */
-const SUBSCRIPTION_CACHE_USERS = 10_000;
+interface Subscriptions {
+  /** The user's subscriptions version they were read at. */
+  version: number;
+  rights: Map<number, Rights>;
+}
+
+interface Candidates {
+  /** The directory they were taken from: a reload makes them stale. */
+  snapshot: Snapshot;
+  /** What else they depend on: the subscriptions (mine), or the company, data scope and department. */
+  basis: unknown;
+  /** In the natural order of names. */
+  byName: DirectoryEntry[];
+  /** The last searches in them (a user pages through the results, and the console refreshes them). */
+  searches: Map<string, DirectoryEntry[]>;
+}
+
+/** Searches kept per user and scope. */
+const SEARCHES_KEPT = 4;
+
+const byNameRank = (a: DirectoryEntry, b: DirectoryEntry) => a.nameRank - b.nameRank;
 
 export function createListQueries(db: Db, directory: SetDirectory) {
-  /** Per user: the ids of the sets subscribed to, with the fingerprint of the rows they were read from. */
-  const subscribed = new Map<number, { fingerprint: string; ids: Int32Array }>();
-
   /**
-   * The ids of the sets a user subscribes to. Each call checks a fingerprint of the user's subscription rows
-   * (count, highest row id, sum of set ids: read from the index alone) and reads the rows again only when it
-   * changed, so a subscription made or removed on any server instance shows at once.
+   * Per user: the sets subscribed to, with the rights. Read again when the user's subscriptions version moves
+   * (triggers move it with every subscription made, removed, moved or given other rights, on any server
+   * instance, and it is read with the session), so a change shows at once.
    */
-  async function subscribedIds(userId: number): Promise<Int32Array> {
-    const fp = await db
-      .selectFrom('subscription')
-      .select((eb) => [
-        eb.fn.countAll<number>().as('n'),
-        eb.fn.max<number>('id').as('last'),
-        eb.fn.sum<number>('genset_id').as('sum'),
-      ])
-      .where('user_id', '=', userId)
-      .executeTakeFirstOrThrow();
-    const fingerprint = `${Number(fp.n)}|${fp.last ?? 0}|${fp.sum ?? 0}`;
-    const hit = subscribed.get(userId);
-    if (hit && hit.fingerprint === fingerprint) {
-      // most recently used last
-      subscribed.delete(userId);
-      subscribed.set(userId, hit);
-      return hit.ids;
+  const subscriptions = new Map<number, Subscriptions>();
+  /** Per user and scope: the sets they see, sorted by name. */
+  const candidates = new Map<string, Candidates>();
+
+  async function subscriptionsOf(user: UserRow): Promise<Subscriptions> {
+    const hit = subscriptions.get(user.id);
+    if (hit && hit.version === user.subscriptions_version) {
+      keepRecent(subscriptions, user.id, hit, CACHED_USERS);
+      return hit;
     }
-    const rows = await db.selectFrom('subscription').select('genset_id').where('user_id', '=', userId).execute();
-    const ids = Int32Array.from(rows, (r) => r.genset_id);
-    subscribed.delete(userId);
-    if (subscribed.size >= SUBSCRIPTION_CACHE_USERS) subscribed.delete(subscribed.keys().next().value!);
-    subscribed.set(userId, { fingerprint, ids });
-    return ids;
+    const rows = await db
+      .selectFrom('subscription')
+      .select(['genset_id', 'rights'])
+      .where('user_id', '=', user.id)
+      .execute();
+    const fresh: Subscriptions = {
+      version: user.subscriptions_version,
+      rights: new Map(rows.map((r) => [r.genset_id, r.rights as Rights])),
+    };
+    keepRecent(subscriptions, user.id, fresh, CACHED_USERS);
+    return fresh;
   }
 
-  /** The sets of the scope that match the search. */
-  async function candidates(scope: ListScope, search: string | undefined) {
-    const dir = await directory.current();
+  /** The sets of the scope, in the natural order of names. */
+  function inScope(scope: ListScope, dir: Snapshot, subs: Subscriptions): Candidates {
     const user = scope.user;
+    const key = `${scope.kind}:${user.id}`;
+    const basis =
+      scope.kind === 'mine' ? subs : `${scope.companyId}|${scope.grant.dataScope}|${user.department_id ?? ''}`;
+    const hit = candidates.get(key);
+    if (hit && hit.snapshot === dir && hit.basis === basis) {
+      keepRecent(candidates, key, hit, CACHED_USERS);
+      return hit;
+    }
     let list: DirectoryEntry[];
     if (scope.kind === 'mine') {
       const owned = dir.byOwner.get(user.id) ?? [];
       list = [...owned];
       const seen = new Set<number>(owned.map((e) => e.id));
-      for (const id of await subscribedIds(user.id)) {
+      for (const id of subs.rights.keys()) {
         const e = dir.byId.get(id);
-        if (e && !seen.has(id)) list.push(e);
+        if (e && !seen.has(id)) {
+          seen.add(id);
+          list.push(e);
+        }
       }
+      list.sort(byNameRank);
     } else {
+      // the company's list is kept in name order by the directory
       const all = dir.byCompany.get(scope.companyId) ?? [];
       const dataScope = scope.grant.dataScope;
       list =
@@ -107,11 +132,9 @@ export function createListQueries(db: Db, directory: SetDirectory) {
             ? all.filter((e) => e.ownerUserId === user.id)
             : all;
     }
-    if (search) {
-      const needle = search.toLowerCase();
-      list = list.filter((e) => e.search.includes(needle));
-    }
-    return list;
+    const fresh: Candidates = { snapshot: dir, basis, byName: list, searches: new Map() };
+    keepRecent(candidates, key, fresh, CACHED_USERS);
+    return fresh;
   }
 
   function countAll(list: DirectoryEntry[]): Record<GensetStatusFilter, number> {
@@ -127,89 +150,64 @@ export function createListQueries(db: Db, directory: SetDirectory) {
     return out;
   }
 
-  /** The list rows of the given sets, in that order, from their stored rows and directory state. */
-  async function rowsOf(scope: ListScope, entries: DirectoryEntry[]): Promise<GensetListItem[]> {
+  /** A set as a list row, with the caller's rights on it. */
+  function rowOf(scope: ListScope, subs: Subscriptions, e: DirectoryEntry): GensetListItem {
     const user = scope.user;
-    const byId = new Map<number, GensetListItem>();
-    for (let i = 0; i < entries.length; i += CHUNK) {
-      const chunk = new Map(entries.slice(i, i + CHUNK).map((e) => [e.id, e]));
-      const ids = [...chunk.keys()];
-      if (!ids.length) continue;
-      const rows = await db
-        .selectFrom('genset as g')
-        .leftJoin('set_latest as l', 'l.genset_id', 'g.id')
-        .leftJoin('modem as m', 'm.id', 'g.modem_id')
-        .leftJoin('users as o', 'o.id', 'g.owner_user_id')
-        .leftJoin('subscription as s', (j) => j.onRef('s.genset_id', '=', 'g.id').on('s.user_id', '=', user.id))
-        .select([
-          's.rights as sub_rights',
-          'g.id',
-          'g.token',
-          'g.name',
-          'g.number',
-          'g.company_id',
-          'g.owner_user_id',
-          'g.details',
-          'g.created_at',
-          'l.values',
-          'm.modem_key',
-          'm.online',
-          'o.nickname as owner_name',
-          'o.department_id as owner_department_id',
-        ])
-        .where('g.id', 'in', ids)
-        .execute();
-      for (const r of rows) {
-        const entry = chunk.get(r.id)!;
-        const details = parseDetails(r.details);
-        const values = r.values ? (JSON.parse(r.values) as Record<string, number | null>) : {};
-        const rights =
-          rightsFrom(user, scope.grant, {
-            companyId: r.company_id,
-            ownerUserId: r.owner_user_id,
-            ownerDepartmentId: r.owner_department_id ?? null,
-            subscription: (r.sub_rights as Rights | null) ?? null,
-          }) ?? 'view';
-        byId.set(r.id, {
-          token: r.token,
-          name: r.name,
-          number: r.number ?? null,
-          status: entry.status,
-          alarmCount: entry.alarmCount,
-          online: r.online === 1,
-          lastSeen: entry.lastSeen,
-          rights,
-          owned: r.owner_user_id === user.id,
-          modemId: r.modem_key ?? null,
-          controllerModel: details.controllerModel,
-          ratedPowerKw: details.ratedPowerKw,
-          latitude: details.latitude,
-          longitude: details.longitude,
-          ownerName: r.owner_name ?? null,
-          values: {
-            kw: values.gen_kw ?? null,
-            fuelLevel: values.fuel_level ?? null,
-            batteryVoltage: values.battery_voltage ?? null,
-            runHours: values.run_hours ?? null,
-          },
-          createdAt: r.created_at,
-        });
-      }
-    }
-    // a set deleted between the directory and this read is left out
-    return entries.map((e) => byId.get(e.id)).filter((r): r is GensetListItem => r !== undefined);
+    const rights =
+      rightsFrom(user, scope.grant, {
+        companyId: e.companyId,
+        ownerUserId: e.ownerUserId,
+        ownerDepartmentId: e.ownerDepartmentId,
+        subscription: subs.rights.get(e.id) ?? null,
+      }) ?? 'view';
+    return {
+      token: e.token,
+      name: e.name,
+      number: e.number,
+      status: e.status,
+      alarmCount: e.alarmCount,
+      online: e.online,
+      lastSeen: e.lastSeen,
+      rights,
+      owned: e.ownerUserId === user.id,
+      modemId: e.modemKey,
+      controllerModel: e.controllerModel,
+      ratedPowerKw: e.ratedPowerKw,
+      latitude: e.latitude,
+      longitude: e.longitude,
+      ownerName: e.ownerName,
+      values: e.values,
+      createdAt: e.createdAt,
+    };
   }
 
   /** Counts per status filter, and the rows of one page (or of everything up to `limit`, for export). */
   async function page(scope: ListScope, query: ListQuery, offset: number, limit: number) {
-    const list = await candidates(scope, query.search);
+    const dir = await directory.current();
+    const subs = await subscriptionsOf(scope.user);
+    const sets = inScope(scope, dir, subs);
+    let list = sets.byName;
+    if (query.search) {
+      // names and numbers change only with a reload, which makes new candidates: a search stays true
+      const needle = query.search.toLowerCase();
+      const found = sets.searches.get(needle) ?? list.filter((e) => e.search.includes(needle));
+      sets.searches.delete(needle);
+      if (sets.searches.size >= SEARCHES_KEPT) sets.searches.delete(sets.searches.keys().next().value!);
+      sets.searches.set(needle, found);
+      list = found;
+    }
     const counts = countAll(list);
-    const key = KEY[query.sort];
     const sign = query.order === 'desc' ? -1 : 1;
-    const chosen = list
-      .filter(MATCHES[query.status])
-      .sort((a, b) => sign * (key(a) - key(b)) || a.nameRank - b.nameRank);
-    const rows = offset < chosen.length ? await rowsOf(scope, chosen.slice(offset, offset + limit)) : [];
+    let chosen = query.status === 'all' ? list : list.filter(MATCHES[query.status]);
+    if (query.sort === 'name') {
+      // already in name order
+      if (sign < 0) chosen = chosen.toReversed();
+    } else {
+      const key = KEY[query.sort];
+      // a stable sort of a list in name order: ties stay by name
+      chosen = chosen.toSorted((a, b) => sign * (key(a) - key(b)));
+    }
+    const rows = chosen.slice(offset, offset + limit).map((e) => rowOf(scope, subs, e));
     return { counts, total: chosen.length, rows };
   }
 

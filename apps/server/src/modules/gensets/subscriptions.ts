@@ -22,6 +22,8 @@ export interface SubscriptionServiceOptions {
   fleet: Fleet;
   devices: DeviceService;
   log: FastifyBaseLogger;
+  /** After subscriptions of these users were made, changed or removed (their sessions are read again). */
+  onChanged?: (userIds: number[]) => void;
 }
 
 /** Shows enough of another user's account to recognise it: "ma***@example.com", "138****0001". */
@@ -35,6 +37,7 @@ export function maskAccount(account: string | null): string {
 
 export function createSubscriptionService(opts: SubscriptionServiceOptions) {
   const { db, fleet } = opts;
+  const changed = (userIds: number[]) => opts.onChanged?.(userIds);
 
   async function log(caller: Caller, set: GensetRow, matter: string, feedback: Record<string, unknown>) {
     await db
@@ -147,6 +150,7 @@ export function createSubscriptionService(opts: SubscriptionServiceOptions) {
       if (existing && atLeast(existing.rights as Rights, rights))
         throw new AppError(ResultCode.conflict, 'gensets.alreadySubscribed');
       await fleet.subscribe(set.id, user.id, rights);
+      changed([user.id]);
       await log(caller, set, 'log.subscribed', { name: set.name, rights });
       return { token: set.token, name: set.name, rights };
     },
@@ -191,6 +195,7 @@ export function createSubscriptionService(opts: SubscriptionServiceOptions) {
       const { set } = await resolve(caller, sub.token, 'manage');
       if (sub.user_id === caller.ctx.user.id) throw forbidden();
       await db.updateTable('subscription').set({ rights: input.rights }).where('id', '=', sub.id).execute();
+      changed([sub.user_id]);
       await log(caller, set, 'log.subscriptionChanged', { name: set.name, from: sub.rights, to: input.rights });
       return null;
     },
@@ -209,16 +214,17 @@ export function createSubscriptionService(opts: SubscriptionServiceOptions) {
           : undefined;
         if (!set || !mine) throw notFound();
         await db.deleteFrom('subscription').where('id', '=', mine.id).execute();
+        changed([caller.ctx.user.id]);
         await log(caller, set, 'log.unsubscribed', { name: set.name });
         return { deleted: 1 };
       }
       const ids = [...new Set(input.ids ?? [])];
-      const found: { id: number; set: GensetRow }[] = [];
+      const found: { id: number; userId: number; set: GensetRow }[] = [];
       for (const id of ids) {
         const sub = await subscriptionById(id);
         if (!sub) throw notFound();
         const { set } = await resolve(caller, sub.token, 'manage');
-        found.push({ id, set });
+        found.push({ id, userId: sub.user_id, set });
       }
       if (found.length)
         await db
@@ -229,6 +235,7 @@ export function createSubscriptionService(opts: SubscriptionServiceOptions) {
             found.map((f) => f.id),
           )
           .execute();
+      changed(found.map((f) => f.userId));
       for (const f of found) await log(caller, f.set, 'log.subscriptionRemoved', { name: f.set.name });
       return { deleted: found.length };
     },

@@ -22,7 +22,6 @@ import {
 import { sql, type RawBuilder } from 'kysely';
 import type { Db, DbKind } from '../../db/database.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { AccountService } from '../account/service.ts';
 import type { SessionContext } from '../auth/service.ts';
 import type { GensetRow } from '../devices/fleet.ts';
 import type { ProtocolStore } from '../devices/protocols.ts';
@@ -35,7 +34,6 @@ export interface HistoryServiceOptions {
   db: Db;
   kind: DbKind;
   devices: Pick<DeviceService, 'resolve'>;
-  accounts: Pick<AccountService, 'grant'>;
   protocols: ProtocolStore;
 }
 
@@ -275,8 +273,7 @@ export function createHistoryService(opts: HistoryServiceOptions) {
       .where('start_ts', '>=', r.start)
       .where('start_ts', '<', r.end);
     if (gensetIds === 'visible') {
-      const grant = await opts.accounts.grant(ctx.user);
-      query = query.where('genset_id', 'in', visibleSets(db, ctx.user, grant).select('g.id'));
+      query = query.where('genset_id', 'in', visibleSets(db, ctx.user, ctx.grant).select('g.id'));
     } else query = query.where('genset_id', 'in', gensetIds);
     // Grouped by the output name: PostgreSQL would not match a repeated expression with its own parameters.
     const rows = await query.groupBy([sql.ref('q'), 'level']).execute();
