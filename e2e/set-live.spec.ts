@@ -83,7 +83,8 @@ test('a set in standby is started from the dashboard through the confirmation, t
     await expect(dialog).toContainText('Please enter your password');
     await dialog.getByTestId('command-password').fill('Wrong#2026');
     await dialog.getByTestId('command-confirm').click();
-    await expect(dialog.locator('.ant-form-item-explain-error')).not.toBeEmpty();
+    // the field's message changes from "please enter" to the server's verdict (the old one fades out)
+    await expect(dialog.getByText('The password is wrong.')).toBeVisible();
     await expect(dialog).toBeVisible();
     await dialog.getByTestId('command-password').fill(PERSONAL.password);
     await dialog.getByTestId('command-confirm').click();
