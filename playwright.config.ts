@@ -7,7 +7,8 @@ export default defineConfig({
   globalSetup: './e2e/global-setup.ts',
   workers: 2,
   fullyParallel: true,
-  retries: 0,
+  // .ci/run sets E2E_RETRIES=1: a test that fails is run once more and, if it then passes, reported as flaky
+  retries: Number(process.env.E2E_RETRIES ?? 0),
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],
