@@ -7,6 +7,7 @@ import ExcelJS from 'exceljs';
 import type { GensetInfo, GensetListResponse } from '@genset/protocol';
 import { test, expect as baseExpect } from './fixtures.ts';
 import { api, apiLogin, demoSetToken, openSignedIn, registerAccount, toast, useToken } from './helpers.ts';
+import { simulator } from './sim-control.ts';
 
 // These pages load charts and maps; on a busy machine their first paint takes a while.
 const expect = baseExpect.configure({ timeout: 20_000 });
@@ -283,4 +284,40 @@ test('the owner sees the subscribers of a set, changes their rights and removes 
   await expect(toast(page)).toContainText('Removed: 1');
   await expect(drawer.getByRole('row', { name: new RegExp(nickname) })).toHaveCount(0);
   await expect.poll(rightsOfUser).toEqual([]);
+});
+
+test('a row of My gensets follows the set’s pushed values without a reload', async ({ page, context }) => {
+  test.setTimeout(150_000);
+  const tower = simulator('DEMO-0004');
+  const name = 'Telecom tower T-7';
+  await openSignedIn(page, MANAGER, `/genset/mylist?q=${encodeURIComponent(name)}`);
+  const row = page.getByRole('row', { name: new RegExp(name) });
+  const power = row.locator('.genset-power .genset-num');
+  await expect(power).toHaveText(/\d/);
+  let reloaded = false;
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) reloaded = true;
+  });
+
+  // A realtime page on the set brings its module to the online rate; its dial shows when the load is taken.
+  const dashboard = await context.newPage();
+  await dashboard.goto(`/top/realtime?token=${demoSetToken(name)}`);
+  const dial = dashboard.getByTestId('gauge-power').getByTestId('gauge-value');
+  // the first number shown (the power cell reads "12.0 / 40 kW")
+  const readingOf = async (text: Promise<string>) => Number((await text).replace(/,/g, '').match(/-?\d+(\.\d+)?/)?.[0]);
+  try {
+    await tower.setLoad(12);
+    await expect
+      .poll(async () => Math.abs((await readingOf(dial.innerText())) - 12) < 2, { timeout: 60_000 })
+      .toBe(true);
+    // While the realtime channel is open the list refreshes on its own only every 2 minutes; the push brings
+    // the row along within seconds.
+    await expect
+      .poll(async () => Math.abs((await readingOf(power.innerText())) - 12) < 2, { timeout: 10_000 })
+      .toBe(true);
+    expect(reloaded).toBe(false);
+  } finally {
+    await tower.setLoad(24);
+    await dashboard.close();
+  }
 });

@@ -1,6 +1,6 @@
 // The set lists: "My gensets" (owned and subscribed) and company-wide genset management. Status filter with
 // counts, search by name or number, sortable columns, pages of 10/20/30/50, row selection with batch delete
-// (at most 20), export of the current filter, subscribing by code.
+// (at most 20), export of the current filter, subscribing by code. Rows follow the realtime channel.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { App as AntApp, Button, Card, Grid, Input, Space, Table, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined, ReloadOutlined, TagsOutlined } from '@ant-design/icons';
@@ -18,10 +18,14 @@ import { SubscribeDialog } from './subscribe-dialog.tsx';
 import { SubscribersDrawer } from './subscribers-drawer.tsx';
 import { useConfirmDelete } from './use-delete-sets.ts';
 import { toRequest, useListParams } from './use-list-params.ts';
+import { useFleetRealtime, useRealtimeConnection, useRefreshWhenStale } from '../../realtime/index.ts';
 import './gensets.css';
 
-/** Lists refresh on their own so statuses stay current. */
-const REFRESH_MS = 30_000;
+/**
+ * Lists also refresh on their own: slowly while the realtime channel is open (pushes keep the rows current;
+ * this brings sets added or removed elsewhere), more often while it is not.
+ */
+const REFRESH_MS = { live: 120_000, polled: 30_000 };
 
 export function GensetList({ scope }: { scope: ListScope }) {
   const { t } = useTranslation();
@@ -30,7 +34,22 @@ export function GensetList({ scope }: { scope: ListScope }) {
   const screens = Grid.useBreakpoint();
   const [params, update] = useListParams();
   const request = useMemo(() => toRequest(params), [params]);
-  const list = useGensetList(scope, request, { refetchMs: REFRESH_MS });
+  const connection = useRealtimeConnection();
+  const list = useGensetList(scope, request, {
+    refetchMs: connection === 'open' ? REFRESH_MS.live : REFRESH_MS.polled,
+  });
+  // Rows follow the realtime channel: a push newer than its row, or with another status or alarm count,
+  // fetches the page again, and the counts by status with it.
+  const tokens = useMemo(() => (list.data?.list ?? []).map((set) => set.token), [list.data]);
+  const { sets: live } = useFleetRealtime(tokens);
+  const stale =
+    list.data?.list.some((set) => {
+      const l = live[set.token];
+      if (!l || l.status === null) return false;
+      const newer = l.ts !== null && l.ts > (set.lastSeen ?? 0);
+      return newer || l.status !== set.status || (l.alarmnum ?? set.alarmCount) !== set.alarmCount;
+    }) ?? false;
+  useRefreshWhenStale(stale, list.refetch);
   const [selected, setSelected] = useState<GensetListItem[]>([]);
   const [subscribing, setSubscribing] = useState(false);
   const [subscribersOf, setSubscribersOf] = useState<GensetListItem | null>(null);

@@ -2,7 +2,7 @@
 // fleet on a map (a list when the map cannot load), the 30-day output ranking and the latest alarms. Kept
 // live over the realtime channel: a set's pushed status or alarms refresh the summary, its output updates
 // the total at once.
-import { useEffect, useMemo, useRef } from 'react';
+import { useMemo } from 'react';
 import { Card, Col, Row, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -11,15 +11,12 @@ import { FleetMap, type MapPoint } from '../../components/map/fleet-map.tsx';
 import { displayStatus } from '../../components/set-status.ts';
 import { formatValue } from '../../components/format.ts';
 import { useSession } from '../../stores/session.ts';
-import { useFleetRealtime } from '../../realtime/index.ts';
+import { useFleetRealtime, useRefreshWhenStale } from '../../realtime/index.ts';
 import { HOME_SUMMARY_KEY, useHomeSummary } from './api.ts';
 import { LatestAlarms } from './latest-alarms.tsx';
 import { OutputRanking } from './output-ranking.tsx';
 import { StatusTiles } from './status-tiles.tsx';
 import './home.css';
-
-/** Pushes that change a status or an alarm count refresh the summary at most this often. */
-const REFRESH_GAP_MS = 5_000;
 
 function Greeting() {
   const { t } = useTranslation();
@@ -52,30 +49,13 @@ export function HomePage() {
   const tokens = useMemo(() => (data?.positions ?? []).map((p) => p.token).slice(0, 100), [data]);
   const { sets: live } = useFleetRealtime(tokens);
 
-  // A pushed status or alarm count that differs from the summary means the counts are stale: refresh,
-  // at most every few seconds (a change within that gap is picked up when the gap ends).
-  const lastRefresh = useRef(0);
-  const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(() => {
-    if (!data) return;
-    const stale = data.positions.some((p) => {
+  // A pushed status or alarm count that differs from the summary means the counts are stale.
+  const stale =
+    data?.positions.some((p) => {
       const l = live[p.token];
       return l && l.status !== null && (l.status !== p.status || (l.alarmnum ?? p.alarmnum) !== p.alarmnum);
-    });
-    if (!stale || pending.current) return;
-    const wait = Math.max(0, lastRefresh.current + REFRESH_GAP_MS - Date.now());
-    pending.current = setTimeout(() => {
-      pending.current = null;
-      lastRefresh.current = Date.now();
-      void client.invalidateQueries({ queryKey: HOME_SUMMARY_KEY });
-    }, wait);
-  }, [live, data, client]);
-  useEffect(
-    () => () => {
-      if (pending.current) clearTimeout(pending.current);
-    },
-    [],
-  );
+    }) ?? false;
+  useRefreshWhenStale(stale, () => client.invalidateQueries({ queryKey: HOME_SUMMARY_KEY }));
 
   // The summary's total, with each set that has pushed since swapped for its pushed output.
   const totalKw = useMemo(() => {

@@ -1,0 +1,31 @@
+// An answer the realtime channel can overtake (the home summary, a page of a set list): when pushes show it
+// is out of date, fetch it again, at most once per gap; a change within the gap is picked up when it ends.
+import { useEffect, useRef } from 'react';
+
+/** Pushes that make an answer stale fetch it again at most this often. */
+export const REFRESH_GAP_MS = 5_000;
+
+export function useRefreshWhenStale(stale: boolean, refresh: () => unknown, gapMs = REFRESH_GAP_MS): void {
+  const latest = useRef(refresh);
+  const lastRefresh = useRef(0);
+  const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => {
+    latest.current = refresh;
+  });
+  // After every render: each push renders again, so an answer still stale after a refresh is asked again.
+  useEffect(() => {
+    if (!stale || pending.current) return;
+    const wait = Math.max(0, lastRefresh.current + gapMs - Date.now());
+    pending.current = setTimeout(() => {
+      pending.current = null;
+      lastRefresh.current = Date.now();
+      void latest.current();
+    }, wait);
+  });
+  useEffect(
+    () => () => {
+      if (pending.current) clearTimeout(pending.current);
+    },
+    [],
+  );
+}
