@@ -100,7 +100,8 @@ describe('runtime-data export', () => {
     const text = res.body;
     expect(text.startsWith('\uFEFF')).toBe(true);
     const lines = text.slice(1).trim().split('\r\n');
-    expect(lines[0]).toBe(`Время (UTC),Состояние,${name('gen_kw', 'ru-RU')} (kW)`);
+    // Russian writes the unit in Cyrillic, as the rest of the console does
+    expect(lines[0]).toBe(`Время (UTC),Состояние,${name('gen_kw', 'ru-RU')} (кВт)`);
     expect(lines.slice(1)).toEqual(
       times.map((ts, i) => `${new Date(ts).toISOString().slice(0, 19).replace('T', ' ')},Работает,${12.5 * (i + 1)}`),
     );

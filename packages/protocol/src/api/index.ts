@@ -7,3 +7,4 @@ export * from './devices.ts';
 export * from './protocols.ts';
 export * from './gensets.ts';
 export * from './history.ts';
+export * from './units.ts';

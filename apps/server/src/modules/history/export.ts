@@ -3,7 +3,14 @@
 // titles in the user's language, units in the titles and times in the user's time zone.
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { MAX_EXPORT_ROWS, type DataItem, type HistoryRange, type HistoryRow, type Language } from '@genset/protocol';
+import {
+  MAX_EXPORT_ROWS,
+  unitIn,
+  type DataItem,
+  type HistoryRange,
+  type HistoryRow,
+  type Language,
+} from '@genset/protocol';
 import { translate } from '../../i18n/messages.ts';
 import type { SessionContext } from '../auth/service.ts';
 import type { DeviceService } from '../devices/service.ts';
@@ -57,7 +64,7 @@ export function createRuntimeExport(opts: {
     const titles = [
       translate(lang, 'history.export.time', { zone: timeZone }),
       ...(r.resolution === 'raw' ? [translate(lang, 'history.export.status')] : []),
-      ...items.map((item) => (item.unit ? `${item.name[lang]} (${item.unit})` : item.name[lang])),
+      ...items.map((item) => (item.unit ? `${item.name[lang]} (${unitIn(lang, item.unit)})` : item.name[lang])),
     ];
     const statusName = (s: number | null) => (s === null ? '' : translate(lang, `history.status.${s}`));
 

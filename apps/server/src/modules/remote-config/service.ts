@@ -21,6 +21,7 @@ import {
   type ProtocolDecoder,
   type ProtocolDocument,
   type RegisterBlock,
+  unitIn,
 } from '@genset/protocol';
 import type { Db } from '../../db/database.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
@@ -117,8 +118,8 @@ function wordIn(blocks: readonly RegisterBlock[], address: number): number | und
   return word === undefined ? undefined : Number(word) & 0xffff;
 }
 
-function rangeText(param: ConfigParam): string {
-  return `${param.min}…${param.max}${param.unit ? ` ${param.unit}` : ''}`;
+function rangeText(param: ConfigParam, lang: Language): string {
+  return `${param.min}…${param.max}${param.unit ? ` ${unitIn(lang, param.unit)}` : ''}`;
 }
 
 function chunks<T>(list: readonly T[], size: number): T[][] {
@@ -276,7 +277,7 @@ export function createRemoteConfigService(opts: RemoteConfigOptions) {
         let rule: string | null = null;
         if (!param) rule = translate(lang, 'errors.configUnknown', { key });
         else if (value < param.min || value > param.max) {
-          rule = translate(lang, 'errors.configOutOfRange', { value, range: rangeText(param) });
+          rule = translate(lang, 'errors.configOutOfRange', { value, range: rangeText(param, lang) });
         } else if (param.options && !param.options.some((option) => option.value === value)) {
           const options = param.options.map((option) => option.label[lang]).join(', ');
           rule = translate(lang, 'errors.configNotOption', { value, options });

@@ -20,7 +20,7 @@ import { FullPageLoading } from '../../components/full-page-loading.tsx';
 import { FleetMap } from '../../components/map/fleet-map.tsx';
 import { SetStatusTag } from '../../components/set-status-tag.tsx';
 import { displayStatus } from '../../components/set-status.ts';
-import { formatDateTime, formatValue, NONE } from '../../components/format.ts';
+import { formatDateTime, formatValue, localUnit, NONE } from '../../components/format.ts';
 import { useGensetInfo } from './api.ts';
 import { FIELD_GROUPS, PART_FIELDS, type FieldDef } from './form-fields.ts';
 import { setLinks } from './links.ts';
@@ -46,7 +46,7 @@ function FieldValue({ field, set }: { field: FieldDef; set: GensetInfo }) {
         <>
           {field.name === 'phases'
             ? t('gensets.form.phases', { count: value as number })
-            : `${String(value)} ${field.unit ?? ''}`}
+            : `${String(value)} ${localUnit(field.unit ?? '')}`}
         </>
       );
     case 'protocol':

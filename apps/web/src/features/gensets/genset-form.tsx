@@ -18,6 +18,7 @@ import { useTranslation } from 'react-i18next';
 import { gensetFieldShape, V } from '@genset/protocol';
 import { FIELD_GROUPS, PART_FIELDS, type FieldDef, type FormValues } from './form-fields.ts';
 import { useProtocolOptions } from './api.ts';
+import { localUnit, withUnit } from '../../components/format.ts';
 
 const TIME_ZONES: string[] = (() => {
   try {
@@ -78,7 +79,7 @@ function FieldInput({ field, ...control }: { field: FieldDef } & Record<string, 
           {...control}
           style={{ width: '100%' }}
           precision={field.kind === 'int' ? 0 : undefined}
-          suffix={field.unit || undefined}
+          suffix={field.unit ? localUnit(field.unit) : undefined}
           controls={false}
           inputMode={field.kind === 'int' ? 'numeric' : 'decimal'}
           placeholder={`${field.min} – ${field.max}`}
@@ -91,7 +92,8 @@ function FieldInput({ field, ...control }: { field: FieldDef } & Record<string, 
           allowClear
           options={field.options?.map((o) => ({
             value: o,
-            label: field.name === 'phases' ? t('gensets.form.phases', { count: o }) : `${o} ${field.unit ?? ''}`,
+            label:
+              field.name === 'phases' ? t('gensets.form.phases', { count: o }) : `${o} ${localUnit(field.unit ?? '')}`,
           }))}
         />
       );
@@ -180,11 +182,7 @@ export function GensetForm({
               <Col key={field.name} xs={24} sm={12} lg={field.wide ? 16 : 8} xl={field.wide ? 12 : 6}>
                 <Form.Item
                   name={field.name}
-                  label={
-                    field.unit
-                      ? `${t(`gensets.fields.${field.name}`)} (${field.unit})`
-                      : t(`gensets.fields.${field.name}`)
-                  }
+                  label={withUnit(t(`gensets.fields.${field.name}`), field.unit)}
                   rules={rulesOf(field)}
                   valuePropName={field.kind === 'switch' ? 'checked' : 'value'}
                   tooltip={field.name === 'modemId' ? t('gensets.form.modemIdHint') : undefined}

@@ -9,7 +9,7 @@ import { EmptyState } from '../../components/empty-state.tsx';
 import { ErrorState } from '../../components/error-state.tsx';
 import { ExportButton } from '../../components/export-button.tsx';
 import { SetStatusTag } from '../../components/set-status-tag.tsx';
-import { formatDateTime, formatNumber } from '../../components/format.ts';
+import { formatDateTime, formatNumber, withUnit } from '../../components/format.ts';
 import { exportRuntimeData, useHistoryChart, useHistoryTable, useSetItems } from './api.ts';
 import { RangeSelect, rangeRequest } from './range-select.tsx';
 import { SetPicker } from './set-picker.tsx';
@@ -46,7 +46,7 @@ function HistoryTable({ request }: { request: Parameters<typeof useHistoryTable>
       },
       ...(table.data?.columns ?? []).map((c) => ({
         key: c.key,
-        title: c.unit ? `${c.name} (${c.unit})` : c.name,
+        title: withUnit(c.name, c.unit),
         align: 'right' as const,
         width: 120,
         render: (_: unknown, row: HistoryRow) => (
@@ -90,7 +90,7 @@ export function HistoryPage() {
     for (const item of setItems) {
       if (item.label) continue;
       const list = groups.get(item.group) ?? [];
-      list.push({ value: item.key, label: item.unit ? `${item.name} (${item.unit})` : item.name });
+      list.push({ value: item.key, label: withUnit(item.name, item.unit) });
       groups.set(item.group, list);
     }
     return [...groups].map(([group, options]) => ({ label: group || t('history.otherItems'), options }));

@@ -7,7 +7,7 @@ import { DataZoomComponent, GridComponent, LegendComponent, TooltipComponent } f
 import { useTranslation } from 'react-i18next';
 import type { HistoryChartResponse } from '@genset/protocol';
 import { EChart } from '../../components/charts/echart.tsx';
-import { formatNumber } from '../../components/format.ts';
+import { formatNumber, localUnit, withUnit } from '../../components/format.ts';
 
 registerCharts([LineChart, GridComponent, TooltipComponent, LegendComponent, DataZoomComponent]);
 
@@ -51,7 +51,7 @@ export function TrendChart({ data, loading }: { data: HistoryChartResponse; load
         type: 'value',
         gridIndex: i,
         scale: true,
-        name: unit,
+        name: localUnit(unit),
         nameLocation: 'end',
         nameGap: 8,
         nameTextStyle: { align: 'left', color: '#595959' },
@@ -78,7 +78,7 @@ export function TrendChart({ data, loading }: { data: HistoryChartResponse; load
           tooltip: {
             valueFormatter: (v: unknown) => {
               const value = Array.isArray(v) ? (v[1] as number | null) : (v as number | null);
-              return `${formatNumber(value, byKey.get(s.name)?.decimals ?? 2)}${s.unit ? ` ${s.unit}` : ''}`;
+              return `${formatNumber(value, byKey.get(s.name)?.decimals ?? 2)}${s.unit ? ` ${localUnit(s.unit)}` : ''}`;
             },
           },
         };
@@ -92,7 +92,7 @@ export function TrendChart({ data, loading }: { data: HistoryChartResponse; load
       notMerge
       height={height}
       loading={loading}
-      ariaLabel={t('history.chartLabel', { items: data.series.map((s) => `${s.name} (${s.unit})`).join(', ') })}
+      ariaLabel={t('history.chartLabel', { items: data.series.map((s) => withUnit(s.name, s.unit)).join(', ') })}
       data-testid="trend-chart"
     />
   );

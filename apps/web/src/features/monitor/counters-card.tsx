@@ -1,6 +1,7 @@
 // The set's counters beside the dials: run hours, starts, energy and hours to the next service.
 import { Card, Col, Row, Statistic } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { localUnit } from '../../components/format.ts';
 import { formatReading } from './format.ts';
 import type { LiveItems } from './live-items.ts';
 
@@ -18,7 +19,7 @@ export function CountersCard({ items }: { items: LiveItems }) {
             <Statistic
               title={item.name}
               value={formatReading(item.value, item.decimals)}
-              suffix={item.value === null ? undefined : item.unit}
+              suffix={item.value === null ? undefined : localUnit(item.unit)}
               valueStyle={{
                 fontSize: 20,
                 fontVariantNumeric: 'tabular-nums',

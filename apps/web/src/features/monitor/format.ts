@@ -2,6 +2,7 @@
 // when the controller has no reading.
 import dayjs from 'dayjs';
 import { storedLanguage } from '../../i18n/languages.ts';
+import { localUnit } from '../../components/format.ts';
 
 export const NO_READING = '—';
 
@@ -21,10 +22,10 @@ export function formatReading(value: number | null | undefined, decimals: number
   return format.format(value);
 }
 
-/** "1 500 r/min"; units are symbols and stay as they are in every language. */
+/** "1,500 r/min" ("1 500 об/мин" in Russian). */
 export function formatWithUnit(value: number | null | undefined, decimals: number, unit: string): string {
   const text = formatReading(value, decimals);
-  return text === NO_READING || !unit ? text : `${text} ${unit}`;
+  return text === NO_READING || !unit ? text : `${text} ${localUnit(unit)}`;
 }
 
 export function formatTime(ts: number | null | undefined): string {

@@ -6,6 +6,7 @@ import { use as registerCharts } from 'echarts/core';
 import { GaugeChart } from 'echarts/charts';
 import { useTranslation } from 'react-i18next';
 import { EChart } from '../../components/charts/echart.tsx';
+import { localUnit } from '../../components/format.ts';
 import { formatReading } from './format.ts';
 import { effectiveZone, gaugeOption, TONE_TEXT, zoneOf, type GaugeDefinition, type RatedValues } from './gauges.ts';
 import type { LiveItem } from './live-items.ts';
@@ -52,13 +53,13 @@ export function GaugeCard({ definition, item, rated, frequency, engineRunning, c
       <EChart
         option={option}
         height={compact ? 128 : 168}
-        ariaLabel={`${item.name}: ${reading}${item.unit ? ` ${item.unit}` : ''}${word ? ` (${word})` : ''}`}
+        ariaLabel={`${item.name}: ${reading}${item.unit ? ` ${localUnit(item.unit)}` : ''}${word ? ` (${word})` : ''}`}
       />
       <div className="live-gauge-reading" style={{ marginTop: compact ? -14 : -18 }}>
         <span className="live-gauge-value" style={{ color, fontSize: compact ? 20 : 24 }} data-testid="gauge-value">
           {reading}
         </span>
-        {item.unit && value !== null ? <span className="live-gauge-unit">{item.unit}</span> : null}
+        {item.unit && value !== null ? <span className="live-gauge-unit">{localUnit(item.unit)}</span> : null}
       </div>
       <div className="live-gauge-word" style={{ color }}>
         {word ?? '\u00a0'}

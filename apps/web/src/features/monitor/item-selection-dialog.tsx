@@ -6,6 +6,7 @@ import { App as AntApp, Button, Flex, Form, List, Modal, Select, Space, Typograp
 import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/request.ts';
+import { withUnit } from '../../components/format.ts';
 import { useEditSelection, useResetSelection, type ItemSelection } from './api.ts';
 import { groupRank } from './item-value.ts';
 
@@ -34,7 +35,7 @@ export function ItemSelectionDialog({ token, selection, open, onClose }: ItemSel
     title: group,
     options: selection.available
       .filter((item) => item.group === group && !chosen.includes(item.key))
-      .map((item) => ({ value: item.key, label: item.unit ? `${item.name} (${item.unit})` : item.name })),
+      .map((item) => ({ value: item.key, label: withUnit(item.name, item.unit) })),
   }));
 
   const move = (index: number, by: number) =>
@@ -124,7 +125,7 @@ export function ItemSelectionDialog({ token, selection, open, onClose }: ItemSel
         locale={{ emptyText: t('live.realdata.atLeastOne') }}
         renderItem={(key, index) => {
           const item = byKey.get(key);
-          const name = item ? (item.unit ? `${item.name} (${item.unit})` : item.name) : key;
+          const name = item ? withUnit(item.name, item.unit) : key;
           return (
             <List.Item
               data-testid="selection-item"

@@ -7,6 +7,7 @@ import { ErrorState } from '../../components/error-state.tsx';
 import { useSetRealtime } from '../../realtime/index.ts';
 import { useCountdown } from './api.ts';
 import { ConnectionTag } from './connection-tag.tsx';
+import { localUnit } from '../../components/format.ts';
 import { formatReading, formatTime, NO_READING } from './format.ts';
 import './monitor.css';
 
@@ -28,7 +29,7 @@ export function MaintainTab({ token }: { token: string }) {
   const runHours = liveRun !== undefined ? liveRun : data.runHours;
   const dueAlarm = live?.alarms ? live.alarms.some((alarm) => alarm.code === 'maintenance_due') : data.due;
   const ts = live?.ts || data.ts;
-  const unit = data.unit || 'h';
+  const unit = localUnit(data.unit || 'h');
 
   const state =
     hoursLeft === null

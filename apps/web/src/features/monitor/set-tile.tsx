@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { MultiStatusEntry } from '@genset/protocol';
 import type { LiveSet } from '../../realtime/index.ts';
+import { localUnit } from '../../components/format.ts';
 import { formatReading } from './format.ts';
 import { SetStatusTag } from './set-status-tag.tsx';
 
@@ -76,7 +77,7 @@ export function SetTile({ entry, live }: { entry: MultiStatusEntry; live: LiveSe
                 {label === null && value !== null && item.unit ? (
                   <Typography.Text type="secondary" style={{ fontWeight: 'normal', fontSize: 12 }}>
                     {' '}
-                    {item.unit}
+                    {localUnit(item.unit)}
                   </Typography.Text>
                 ) : null}
               </div>

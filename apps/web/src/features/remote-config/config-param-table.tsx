@@ -10,6 +10,7 @@ import {
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { ConfigParamValue } from '@genset/protocol';
+import { localUnit } from '../../components/format.ts';
 import { rangeText, valueProblem, valueText, type Outcome } from './outcome.ts';
 
 export function ConfigParamTable(props: {
@@ -109,7 +110,7 @@ export function ConfigParamTable(props: {
             aria-invalid={problem ? true : undefined}
             aria-valuemin={param.min}
             aria-valuemax={param.max}
-            suffix={param.unit || undefined}
+            suffix={param.unit ? localUnit(param.unit) : undefined}
             style={{ width: 170 }}
             onChange={(next) => props.onEdit(param.key, typeof next === 'number' ? next : null)}
           />

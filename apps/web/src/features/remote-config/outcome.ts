@@ -1,6 +1,7 @@
 // What the page knows about each setting after a write: taken, not taken, no answer, or refused before
 // anything was sent; and the check every value passes before it may be sent.
 import type { ConfigParamValue, ConfigWriteResult } from '@genset/protocol';
+import { localUnit } from '../../components/format.ts';
 
 export type Outcome =
   | { kind: 'taken'; changed: boolean; readBack: number | null }
@@ -24,7 +25,7 @@ export function valueProblem(param: ConfigParamValue, value: number): ValueProbl
 }
 
 export function rangeText(param: Pick<ConfigParamValue, 'min' | 'max' | 'unit'>): string {
-  return `${param.min} … ${param.max}${param.unit ? ` ${param.unit}` : ''}`;
+  return `${param.min} … ${param.max}${param.unit ? ` ${localUnit(param.unit)}` : ''}`;
 }
 
 /** A value as the controller shows it: the dropdown label, or the number with the parameter's decimals and unit. */
@@ -33,5 +34,5 @@ export function valueText(param: ConfigParamValue, value: number | null, none: s
   const option = param.options?.find((candidate) => candidate.value === value);
   if (option) return option.label;
   const text = value.toFixed(param.decimals);
-  return param.unit ? `${text} ${param.unit}` : text;
+  return param.unit ? `${text} ${localUnit(param.unit)}` : text;
 }
