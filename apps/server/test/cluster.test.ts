@@ -9,11 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import mqtt from 'mqtt';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGensetSimulator, type RunningGensetSimulator } from '@genset/simulator';
 import { startGateway, silentLogger, type Gateway } from '@genset/gateway';
-import { computeSign, DEFAULT_SIGN_SECRET, layoutS } from '@genset/protocol';
+import { computeSign, DEFAULT_SIGN_SECRET, layoutS, modemTopic } from '@genset/protocol';
 import { openDatabase } from '../src/db/database.ts';
 import { createFleet } from '../src/modules/devices/fleet.ts';
 import { seedProtocols } from '../src/modules/devices/protocols.ts';
@@ -264,6 +265,28 @@ describe.runIf(PG_URL)('two instances on PostgreSQL, Mosquitto and Redis', () =>
     const renamed = `Cluster renamed ${suffix}`;
     expect((await api(A, '/genset/update', { token: modules[0]!.token, name: renamed })).code).toBe(200);
     await waitFor(async () => (await names()).includes(renamed), 2000, 'B to list the set under its new name');
+
+    // A set watched through both instances stays at the online rate until the last page on either closes.
+    const watched = modules[0]!;
+    const planClient = await mqtt.connectAsync(brokerUrl, { reconnectPeriod: 0 });
+    let plan: { controllers: { online: boolean }[] } | null = null;
+    planClient.on('message', (_topic, payload) => {
+      plan = JSON.parse(payload.toString('utf8')) as typeof plan;
+    });
+    await planClient.subscribeAsync(modemTopic(watched.key, 'plan'));
+    const online = () => plan?.controllers[0]?.online === true;
+    const pageOnA = await connectWs(A.url, utoken);
+    const pageOnB = await connectWs(B.url, utoken);
+    pageOnA.heartbeat(watched.token);
+    pageOnB.heartbeat(watched.token);
+    await waitFor(online, 10_000, 'the module at its online rate');
+    await sleep(500); // each instance has heard what the other watches
+    pageOnA.close();
+    await sleep(2000);
+    expect(online(), 'the module stays at its online rate while a page on B watches').toBe(true);
+    pageOnB.close();
+    await waitFor(() => !online(), 10_000, 'the module back at its offline rate');
+    await planClient.endAsync(true);
 
     // B dies. A notices within the membership timeout and takes B's modules over.
     await B.kill('SIGKILL');

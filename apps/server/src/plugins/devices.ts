@@ -80,6 +80,7 @@ export default fp(
       log: app.log,
       onlineRateMs: config.onlineRateMs,
       offlineRateMs: config.offlineRateMs,
+      ...(cluster ? { shared: { bus, instanceId: cluster.instanceId } } : {}),
     });
     const commands = createCommandDispatcher({ db, transport, log: app.log });
     const ingest = createIngest({
@@ -104,6 +105,7 @@ export default fp(
       }
     });
     cluster?.onMembersChanged(() => {
+      planner.announce();
       void ingest
         .handOver((modemKey) => cluster.owns(modemKey))
         .catch((err: unknown) => app.log.error({ err }, 'hand-over failed'));
@@ -159,6 +161,7 @@ export default fp(
     // everything already received is stored.
     app.addHook('preClose', async () => {
       await demoFleet?.close();
+      planner.close();
       await ingest.close();
       await transport.close();
       await bus.close();

@@ -40,11 +40,18 @@ export interface SetsChangedMessage {
   origin: string;
 }
 
+/** The sets an instance's pages watch now (all of them), so every instance plans module rates alike. */
+export interface WatchMessage {
+  origin: string;
+  gensetIds: number[];
+}
+
 export interface BusEvents {
   monitor: MonitorMessage;
   alarm: AlarmMessage;
   modem: ModemMessage;
   sets: SetsChangedMessage;
+  watch: WatchMessage;
 }
 
 export interface RealtimeBus {
