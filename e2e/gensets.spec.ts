@@ -6,7 +6,16 @@ import AxeBuilder from '@axe-core/playwright';
 import ExcelJS from 'exceljs';
 import type { GensetInfo, GensetListResponse } from '@genset/protocol';
 import { test, expect as baseExpect } from './fixtures.ts';
-import { api, apiLogin, demoSetToken, openSignedIn, registerAccount, toast, useToken } from './helpers.ts';
+import {
+  api,
+  apiLogin,
+  chooseOption,
+  demoSetToken,
+  openSignedIn,
+  registerAccount,
+  toast,
+  useToken,
+} from './helpers.ts';
 import { simulator } from './sim-control.ts';
 
 // These pages load charts and maps; on a busy machine their first paint takes a while.
@@ -274,8 +283,7 @@ test('the owner sees the subscribers of a set, changes their rights and removes 
   const row = drawer.getByRole('row', { name: new RegExp(nickname) });
   await expect(row).toBeVisible();
 
-  await row.getByRole('combobox', { name: `Rights of ${nickname}` }).click();
-  await page.locator('.ant-select-dropdown:visible').getByText('Control', { exact: true }).click();
+  await chooseOption(page, row.getByRole('combobox', { name: `Rights of ${nickname}` }), 'Control');
   await expect(toast(page)).toContainText('Rights changed');
   await expect.poll(rightsOfUser).toEqual(['control']);
 

@@ -2,7 +2,7 @@
 // accounts, and signing in through the page or by cookie.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { computeSign, DEFAULT_SIGN_SECRET, type Envelope, type LoginResponse } from '@genset/protocol';
 
 export const TOKEN_COOKIE = 'Admin-Token';
@@ -125,6 +125,21 @@ export async function signInWithPassword(page: Page, account: { username: string
 }
 
 /** The text of the newest toast. */
+/**
+ * Picks an option of an Ant Design select: opens it, waits until its list has finished sliding in (a click on
+ * a list still moving can be lost), and clicks the visible entry (not its hidden accessibility twin) that
+ * reads `option` (exactly, or containing it when `exact` is false).
+ */
+export async function chooseOption(page: Page, select: Locator, option: string, exact = true) {
+  await select.click();
+  const settled = page.locator(
+    '.ant-select-dropdown:visible:not([class*="-enter"]):not([class*="-appear"]):not([class*="-leave"])',
+  );
+  const escaped = option.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const text = exact ? new RegExp(`^\\s*${escaped}\\s*$`) : option;
+  await settled.locator('.ant-select-item-option').filter({ hasText: text }).first().click();
+}
+
 export function toast(page: Page) {
   return page.locator('.ant-message-notice').last();
 }

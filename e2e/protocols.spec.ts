@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
-import { ADMIN, api, apiLogin, openSignedIn, toast } from './helpers.ts';
+import { ADMIN, api, apiLogin, chooseOption, openSignedIn, toast } from './helpers.ts';
 
 interface VersionRef {
   id: number;
@@ -46,16 +46,6 @@ async function info(page: Page, token: string, id: number) {
   }>(page.request, `/protocol/info/${id}`, undefined, token);
   expect(res.code, res.msg).toBe(200);
   return res.data;
-}
-
-/** Picks an option of an Ant Design select (the visible entry, not its hidden accessibility twin). */
-async function choose(page: Page, select: ReturnType<Page['getByLabel']>, option: string) {
-  await select.click();
-  await page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option')
-    .filter({ hasText: option })
-    .first()
-    .click();
 }
 
 const LANGUAGE_NAMES = ['English', '简体中文', '繁體中文', 'Русский', 'Español', 'Türkçe'];
@@ -331,8 +321,8 @@ test('dropdowns: a new option list attached to a parameter, refused while in use
   const coordinates = page.getByTestId('section-coordinates');
   await coordinates.getByRole('button', { name: 'Attach a dropdown' }).click();
   const attach = page.getByRole('dialog', { name: 'Attach a dropdown to a parameter' });
-  await choose(page, attach.getByLabel('Parameter'), 'Crank attempts (crank_attempts)');
-  await choose(page, attach.getByLabel('Dropdown'), 'Attempts (attempts)');
+  await chooseOption(page, attach.getByLabel('Parameter'), 'Crank attempts (crank_attempts)', false);
+  await chooseOption(page, attach.getByLabel('Dropdown'), 'Attempts (attempts)', false);
   await attach.getByRole('button', { name: 'Save' }).click();
   await expect(toast(page)).toHaveText('Saved in draft version 2');
   const row = coordinates.getByRole('row', { name: /crank_attempts/ });
@@ -353,7 +343,7 @@ test('dropdowns: a new option list attached to a parameter, refused while in use
   const doorNames = ['Door contact', '门磁', '門磁', 'Датчик двери', 'Contacto de puerta', 'Kapı kontağı'];
   for (const [index, language] of LANGUAGE_NAMES.entries())
     await item.getByLabel(`Name (${language})`, { exact: true }).fill(doorNames[index]!);
-  await choose(page, item.getByLabel('Source'), 'Module input (inputs)');
+  await chooseOption(page, item.getByLabel('Source'), 'Module input (inputs)', false);
   await item.getByLabel('Input name').fill('door');
   await item.getByRole('button', { name: 'Save' }).click();
   await expect(toast(page)).toHaveText('Saved in draft version 2');

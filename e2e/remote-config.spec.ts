@@ -6,7 +6,7 @@
 /// <reference lib="dom" />
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
-import { ADMIN, openSignedIn } from './helpers.ts';
+import { ADMIN, chooseOption, openSignedIn } from './helpers.ts';
 
 function setToken(name: string): string {
   const sets = JSON.parse(process.env.E2E_SETS ?? '{}') as Record<string, string>;
@@ -185,11 +185,12 @@ test('settings at bits of one register show as dropdowns; changing one keeps the
   await expect(idle).toContainText(label(1 - next));
   await expect(mains).toContainText(label(mainsBefore));
 
-  await page.getByRole('combobox', { name: 'New value of Start at idle speed' }).click();
-  await page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option')
-    .filter({ hasText: label(next) })
-    .click();
+  await chooseOption(
+    page,
+    page.getByRole('combobox', { name: 'New value of Start at idle speed' }),
+    label(next),
+    false,
+  );
   await root.getByRole('button', { name: 'Write changes (1)' }).click();
   const dialog = page.getByRole('dialog', { name: 'Write settings to the controller' });
   const sent = page.waitForRequest((r) => r.url().endsWith('/yewu/configdata/writeconfignew'));

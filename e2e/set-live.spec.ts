@@ -4,7 +4,7 @@
 /// <reference lib="dom" />
 import type { Locator, Page, WebSocketRoute } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
-import { demoSetToken, openSignedIn, PERSONAL, toast, VIEWER } from './helpers.ts';
+import { chooseOption, demoSetToken, openSignedIn, PERSONAL, toast, VIEWER } from './helpers.ts';
 import { simulator } from './sim-control.ts';
 
 /** The number a dial shows ("1,499.5" → 1499.5). */
@@ -127,11 +127,9 @@ test('an injected fault raises the alarm badge and shows on the alarm tab, live 
     await expect(page.getByTestId('alarm-totals')).not.toContainText(/Warning\s*0/);
 
     // the level filter: shutdown alarms only leave it out, warnings bring it back
-    await history.getByTestId('level-filter').click();
-    await page.locator('.ant-select-dropdown:visible').getByText('Shutdown', { exact: true }).click();
+    await chooseOption(page, history.getByTestId('level-filter'), 'Shutdown');
     await expect(history.locator('tr', { hasText: 'Charge alternator failure' })).toHaveCount(0);
-    await history.getByTestId('level-filter').click();
-    await page.locator('.ant-select-dropdown:visible').getByText('Warning', { exact: true }).click();
+    await chooseOption(page, history.getByTestId('level-filter'), 'Warning');
     await expect(history.locator('tr', { hasText: 'Charge alternator failure' }).first()).toBeVisible();
 
     // the fault goes: it leaves the current alarms and ends in the history
