@@ -11,9 +11,11 @@ import {
   apiLogin,
   chooseOption,
   demoSetToken,
+  firstNumber,
   openSignedIn,
   registerAccount,
   toast,
+  trackReloads,
   useToken,
 } from './helpers.ts';
 import { simulator } from './sim-control.ts';
@@ -302,28 +304,19 @@ test('a row of My gensets follows the set’s pushed values without a reload', a
   const row = page.getByRole('row', { name: new RegExp(name) });
   const power = row.locator('.genset-power .genset-num');
   await expect(power).toHaveText(/\d/);
-  let reloaded = false;
-  page.on('framenavigated', (frame) => {
-    if (frame === page.mainFrame()) reloaded = true;
-  });
+  const reloaded = trackReloads(page);
 
   // A realtime page on the set brings its module to the online rate; its dial shows when the load is taken.
   const dashboard = await context.newPage();
   await dashboard.goto(`/top/realtime?token=${demoSetToken(name)}`);
   const dial = dashboard.getByTestId('gauge-power').getByTestId('gauge-value');
-  // the first number shown (the power cell reads "12.0 / 40 kW")
-  const readingOf = async (text: Promise<string>) => Number((await text).replace(/,/g, '').match(/-?\d+(\.\d+)?/)?.[0]);
   try {
     await tower.setLoad(12);
-    await expect
-      .poll(async () => Math.abs((await readingOf(dial.innerText())) - 12) < 2, { timeout: 60_000 })
-      .toBe(true);
+    await expect.poll(async () => Math.abs((await firstNumber(dial)) - 12) < 2, { timeout: 60_000 }).toBe(true);
     // While the realtime channel is open the list refreshes on its own only every 2 minutes; the push brings
     // the row along within seconds.
-    await expect
-      .poll(async () => Math.abs((await readingOf(power.innerText())) - 12) < 2, { timeout: 10_000 })
-      .toBe(true);
-    expect(reloaded).toBe(false);
+    await expect.poll(async () => Math.abs((await firstNumber(power)) - 12) < 2, { timeout: 10_000 }).toBe(true);
+    expect(reloaded()).toBe(false);
   } finally {
     await tower.setLoad(24);
     await dashboard.close();

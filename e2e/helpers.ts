@@ -140,6 +140,21 @@ export async function chooseOption(page: Page, select: Locator, option: string, 
   await settled.locator('.ant-select-item-option').filter({ hasText: text }).first().click();
 }
 
+/** The first number an element shows: "1,499.5" → 1499.5, "12.0 / 40 kW" → 12. */
+export async function firstNumber(element: Locator): Promise<number> {
+  const text = (await element.innerText()).replace(/,/g, '');
+  return Number(text.match(/-?\d+(\.\d+)?/)?.[0]);
+}
+
+/** Whether the page has been loaded again since this was called (live pages must follow without it). */
+export function trackReloads(page: Page): () => boolean {
+  let reloaded = false;
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) reloaded = true;
+  });
+  return () => reloaded;
+}
+
 export function toast(page: Page) {
   return page.locator('.ant-message-notice').last();
 }

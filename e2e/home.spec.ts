@@ -3,7 +3,7 @@
 // shows a dot per set when they can, and the page fits a phone.
 import type { HomeSummaryResponse } from '@genset/protocol';
 import { test, expect as baseExpect } from './fixtures.ts';
-import { api, openSignedIn, PERSONAL } from './helpers.ts';
+import { api, openSignedIn, PERSONAL, trackReloads } from './helpers.ts';
 import { simulator } from './sim-control.ts';
 
 // These pages load charts and maps; on a busy machine their first paint takes a while.
@@ -84,10 +84,7 @@ test('an alarm raised on a set reaches the home page live, without a reload', as
   const map = page.getByTestId('fleet-map');
   const row = map.getByTestId('map-list-item').filter({ hasText: 'Quarry prime power' });
   await expect(row).toContainText('Running');
-  let reloaded = false;
-  page.on('framenavigated', (frame) => {
-    if (frame === page.mainFrame()) reloaded = true;
-  });
+  const reloaded = trackReloads(page);
   // The charge alarm is armed once the engine runs on load, which the demo set does a little after start.
   await expect
     .poll(async () => (await quarry.state()).genBreakerClosed, { timeout: 90_000, intervals: [2000] })
@@ -101,7 +98,7 @@ test('an alarm raised on a set reaches the home page live, without a reload', as
     await expect(latest.first()).toContainText('Charge alternator failure', { timeout: 30_000 });
     await expect(latest.first()).toContainText('Warning');
     await expect(page.getByTestId('active-alarms')).not.toContainText(/Active alarms\s*0/);
-    expect(reloaded).toBe(false);
+    expect(reloaded()).toBe(false);
   } finally {
     await quarry.clearFault('charge_fail');
   }

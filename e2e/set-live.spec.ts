@@ -4,14 +4,11 @@
 /// <reference lib="dom" />
 import type { Locator, Page, WebSocketRoute } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
-import { chooseOption, demoSetToken, openSignedIn, PERSONAL, toast, VIEWER } from './helpers.ts';
+import { chooseOption, demoSetToken, firstNumber, openSignedIn, PERSONAL, toast, VIEWER } from './helpers.ts';
 import { simulator } from './sim-control.ts';
 
 /** The number a dial shows ("1,499.5" → 1499.5). */
-async function reading(dial: Locator): Promise<number> {
-  const text = (await dial.getByTestId('gauge-value').textContent()) ?? '';
-  return Number(text.replace(/[^\d.-]/g, ''));
-}
+const reading = (dial: Locator) => firstNumber(dial.getByTestId('gauge-value'));
 
 async function expectReadingBetween(dial: Locator, low: number, high: number) {
   await expect

@@ -17,7 +17,7 @@
 //   (`reconnect`, default true; the maintenance tab passes false). A refused user token stops retries.
 // - Data of a set is dropped when its last watcher leaves; the socket closes 3 s after the last one.
 export { useFleetRealtime, useRealtimeConnection, useSetRealtime } from './hooks.ts';
-export { useRefreshWhenStale } from './use-refresh-when-stale.ts';
+export { pushedSince, useRefreshWhenStale } from './use-refresh-when-stale.ts';
 export type { FleetRealtime, RealtimeOptions, SetRealtime } from './hooks.ts';
 export type { LiveSet } from './store.ts';
 export type { LiveAlarm } from './messages.ts';

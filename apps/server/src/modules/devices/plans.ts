@@ -90,11 +90,10 @@ export function createPlanner(opts: PlannerOptions) {
         log.debug({ modem: modemKey, controllers: plan.controllers.length }, 'plan published');
       });
     publishing.set(modemKey, next);
-    void next
-      .finally(() => {
-        if (publishing.get(modemKey) === next) publishing.delete(modemKey);
-      })
-      .catch(() => undefined);
+    const settled = () => {
+      if (publishing.get(modemKey) === next) publishing.delete(modemKey);
+    };
+    next.then(settled, settled);
     return next;
   }
 

@@ -18,7 +18,7 @@ import { SubscribeDialog } from './subscribe-dialog.tsx';
 import { SubscribersDrawer } from './subscribers-drawer.tsx';
 import { useConfirmDelete } from './use-delete-sets.ts';
 import { toRequest, useListParams } from './use-list-params.ts';
-import { useFleetRealtime, useRealtimeConnection, useRefreshWhenStale } from '../../realtime/index.ts';
+import { pushedSince, useFleetRealtime, useRealtimeConnection, useRefreshWhenStale } from '../../realtime/index.ts';
 import './gensets.css';
 
 /**
@@ -42,13 +42,7 @@ export function GensetList({ scope }: { scope: ListScope }) {
   // fetches the page again, and the counts by status with it.
   const tokens = useMemo(() => (list.data?.list ?? []).map((set) => set.token), [list.data]);
   const { sets: live } = useFleetRealtime(tokens);
-  const stale =
-    list.data?.list.some((set) => {
-      const l = live[set.token];
-      if (!l || l.status === null) return false;
-      const newer = l.ts !== null && l.ts > (set.lastSeen ?? 0);
-      return newer || l.status !== set.status || (l.alarmnum ?? set.alarmCount) !== set.alarmCount;
-    }) ?? false;
+  const stale = list.data?.list.some((set) => pushedSince(live[set.token], set)) ?? false;
   useRefreshWhenStale(stale, list.refetch);
   const [selected, setSelected] = useState<GensetListItem[]>([]);
   const [subscribing, setSubscribing] = useState(false);

@@ -11,7 +11,7 @@ import { FleetMap, type MapPoint } from '../../components/map/fleet-map.tsx';
 import { displayStatus } from '../../components/set-status.ts';
 import { formatValue } from '../../components/format.ts';
 import { useSession } from '../../stores/session.ts';
-import { useFleetRealtime, useRefreshWhenStale } from '../../realtime/index.ts';
+import { pushedSince, useFleetRealtime, useRefreshWhenStale } from '../../realtime/index.ts';
 import { HOME_SUMMARY_KEY, useHomeSummary } from './api.ts';
 import { LatestAlarms } from './latest-alarms.tsx';
 import { OutputRanking } from './output-ranking.tsx';
@@ -51,10 +51,7 @@ export function HomePage() {
 
   // A pushed status or alarm count that differs from the summary means the counts are stale.
   const stale =
-    data?.positions.some((p) => {
-      const l = live[p.token];
-      return l && l.status !== null && (l.status !== p.status || (l.alarmnum ?? p.alarmnum) !== p.alarmnum);
-    }) ?? false;
+    data?.positions.some((p) => pushedSince(live[p.token], { status: p.status, alarmCount: p.alarmnum })) ?? false;
   useRefreshWhenStale(stale, () => client.invalidateQueries({ queryKey: HOME_SUMMARY_KEY }));
 
   // The summary's total, with each set that has pushed since swapped for its pushed output.
