@@ -1,6 +1,7 @@
-// Browser tests of the console against the real server (started once by e2e/global-setup.ts) in Debian's
-// Chromium.
+// Browser tests of the console against the real server (started once by e2e/global-setup.ts) in Chromium
+// (the test command's preflight finds or gets one).
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM, programPath } from './scripts/system-programs.ts';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -22,7 +23,8 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath: '/usr/bin/chromium',
+      // CHROMIUM_PATH, PATH, Debian's /usr/bin/chromium or Playwright's cache (scripts/system-programs.ts)
+      executablePath: programPath(CHROMIUM) ?? '/usr/bin/chromium',
       args: [
         '--headless',
         '--no-sandbox',

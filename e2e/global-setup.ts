@@ -1,8 +1,11 @@
 // Starts the real server once for all browser tests: a fresh data directory, the demo accounts, and the
 // console built into apps/web/dist. Tests find it through E2E_BASE_URL and E2E_DATA_DIR (and a spare
 // account through E2E_SPARE_ACCOUNT, the demo sets' tokens through E2E_SETS, and the control API of the
-// demo fleet's simulated controllers, named DEMO-0001 …, through E2E_SIM_CONTROL).
+// demo fleet's simulated controllers, named DEMO-0001 …, through E2E_SIM_CONTROL). A local weather service
+// answering in the OpenWeatherMap shape stands behind WEATHER_URL, so that the weather line has a reading.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { computeSign, DEFAULT_SIGN_SECRET } from '@genset/protocol';
@@ -53,8 +56,25 @@ async function registerSpareAccount(baseUrl: string, dataDir: string) {
   return { username, password, codeSentAt: Date.now() };
 }
 
+/** Current weather as OpenWeatherMap gives it (Kelvin, hPa, %), the same wherever it is asked for. */
+const E2E_WEATHER = { temp: 293.157, pressure: 1013, humidity: 55 };
+
+async function startWeatherService() {
+  const weather = createServer((req, res) => {
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ main: E2E_WEATHER, dt: Math.floor(Date.now() / 1000), name: 'E2E' }));
+  });
+  await new Promise<void>((resolve) => weather.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(weather.address() as AddressInfo).port}/data/2.5/weather`,
+    close: () => new Promise<void>((resolve) => weather.close(() => resolve())),
+  };
+}
+
 export default async function globalSetup() {
   const dataDir = mkdtempSync(join(tmpdir(), 'genset-e2e-'));
+  const weather = await startWeatherService();
   const server = await startServer({
     port: 0,
     host: '127.0.0.1',
@@ -62,7 +82,17 @@ export default async function globalSetup() {
     demo: true,
     webDist: process.env.WEB_OUT_DIR ?? 'apps/web/dist',
     logLevel: 'warn',
-    env: { MQTT_PORT: '0' },
+    env: {
+      MQTT_PORT: '0',
+      WEATHER_URL: weather.url,
+      WEATHER_KEY: 'e2e',
+      // Every test signs in from 127.0.0.1, many a minute; rate-limit.spec.ts runs a server with low limits.
+      RATE_LIMIT_API: '100000/1m',
+      RATE_LIMIT_SIGN_IN: '100000/1m',
+      RATE_LIMIT_CODES: '100000/1m',
+      RATE_LIMIT_REGISTER: '100000/1m',
+      RATE_LIMIT_PASSWORD_RESET: '100000/1m',
+    },
   });
   process.env.E2E_BASE_URL = server.url;
   process.env.E2E_DATA_DIR = dataDir;
@@ -79,6 +109,7 @@ export default async function globalSetup() {
   return async () => {
     await control.close();
     await server.close();
+    await weather.close();
     rmSync(dataDir, { recursive: true, force: true });
   };
 }

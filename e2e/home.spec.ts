@@ -35,7 +35,7 @@ test('the home page shows the counts the server has, and the fleet as a list whe
       await expect(counts.getByTestId(`count-${key}`)).toContainText(String(summary.counts[key]), { timeout: 1000 });
     }
     await expect(page.getByTestId('active-alarms')).toContainText(String(summary.alarms.total), { timeout: 1000 });
-    expect(summary.counts.total).toBe(6);
+    expect(summary.counts.total).toBe(8);
   }).toPass({ timeout: 45_000 });
 
   const map = page.getByTestId('fleet-map');

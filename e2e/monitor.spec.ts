@@ -37,7 +37,7 @@ test('/manymonitor shows every set with its status and key values and keeps them
   const trailer = simulator('DEMO-0003');
   await openSignedIn(page, MANAGER, '/manymonitor');
   const tiles = page.getByTestId('set-tile');
-  await expect(tiles).toHaveCount(6);
+  await expect(tiles).toHaveCount(8);
   await expect(page.getByTestId('live-connection')).toHaveText('Live');
 
   const farm = tiles.filter({ hasText: 'Farm irrigation pump' });
@@ -48,7 +48,7 @@ test('/manymonitor shows every set with its status and key values and keeps them
     .click();
   await expect(tiles).toHaveCount(1);
   await page.getByTestId('many-filter').getByText(/^All/).click();
-  await expect(tiles).toHaveCount(6);
+  await expect(tiles).toHaveCount(8);
 
   const trailerPower = tiles
     .filter({ hasText: 'Rental trailer R-12' })
@@ -78,7 +78,7 @@ test('/manymonitor shows every set with its status and key values and keeps them
 test('the monitor pages fit a phone', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await openSignedIn(page, MANAGER, '/manymonitor');
-  await expect(page.getByTestId('set-tile')).toHaveCount(6);
+  await expect(page.getByTestId('set-tile')).toHaveCount(8);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.screenshot({ path: test.info().outputPath('manymonitor-390.png'), fullPage: true });
   await page.getByTestId('set-tile').first().getByRole('link').click();

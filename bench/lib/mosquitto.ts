@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from './proc.ts';
+import { MOSQUITTO, programPath } from '../../scripts/system-programs.ts';
 
-export const MOSQUITTO_BIN = '/usr/sbin/mosquitto';
+export const MOSQUITTO_BIN = programPath(MOSQUITTO) ?? '/usr/sbin/mosquitto';
 
 export async function startMosquitto() {
   const port = await freePort();

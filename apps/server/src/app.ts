@@ -1,13 +1,13 @@
 // Builds the server from its plugins; tests build it with their own configuration and use `inject`.
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, jsonSchemaTransform } from 'fastify-type-provider-zod';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import fastifyStatic from '@fastify/static';
 import formbody from '@fastify/formbody';
-import { API_BASE } from '@genset/protocol';
+import { API_BASE, REQUEST_TIMEOUT_MS } from '@genset/protocol';
 import type { Config } from './config.ts';
 import { openDatabase, type OpenedDatabase } from './db/database.ts';
 import { startPartitionMaintenance } from './db/partitions.ts';
@@ -17,7 +17,16 @@ import devicesPlugin from './plugins/devices.ts';
 import protocolsPlugin from './plugins/protocols.ts';
 import gensetsPlugin from './plugins/gensets.ts';
 import historyPlugin from './plugins/history.ts';
+import reportsPlugin from './plugins/reports.ts';
 import brokerAuthPlugin from './plugins/broker-auth.ts';
+import groupsPlugin from './plugins/groups.ts';
+import redisPlugin from './plugins/redis.ts';
+import limitsPlugin from './plugins/limits.ts';
+import securityPlugin from './plugins/security.ts';
+import metricsPlugin from './plugins/metrics.ts';
+import healthPlugin from './plugins/health.ts';
+import requestIdPlugin, { childLoggerFactory, genReqId, withRequestIds } from './plugins/request-id.ts';
+import videoPlugin from './plugins/video.ts';
 import { createAuthService } from './modules/auth/service.ts';
 import { createAccountService } from './modules/account/service.ts';
 import { createCompanyService } from './modules/company/service.ts';
@@ -44,24 +53,33 @@ export interface BuildOptions {
   sender?: MessageSender;
   /** First platform administrator when the database has none (DEMO=0 installations). */
   admin?: { account: string; password: string };
+  /** Sees every route as it is added, with its schemas (the fuzz tests generate their requests from them). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config } = opts;
   const app = Fastify({
     // People at a terminal get readable lines; anything else (files, log collectors) gets JSON.
-    logger:
+    logger: withRequestIds(
       opts.logger ??
-      (process.stdout.isTTY
-        ? {
-            level: config.logLevel,
-            transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } },
-          }
-        : { level: config.logLevel }),
+        (process.stdout.isTTY
+          ? {
+              level: config.logLevel,
+              transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } },
+            }
+          : { level: config.logLevel }),
+    ),
     trustProxy: config.trustProxy,
-    bodyLimit: 1024 * 1024,
-    genReqId: () => Math.random().toString(36).slice(2, 10),
+    bodyLimit: config.bodyLimitBytes,
+    // A request must arrive whole within this (slow senders hold no connection for ever) ...
+    requestTimeout: config.requestTimeoutMs,
+    // ... and a connection may stay silent while a call runs for as long as the console waits for an answer.
+    connectionTimeout: REQUEST_TIMEOUT_MS + 5000,
+    genReqId,
+    childLoggerFactory,
   });
+  if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   app.setValidatorCompiler(validatorCompiler);
   // Response schemas document the calls; envelopes of errors differ from them, so they are not enforced.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
@@ -85,6 +103,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const auth = createAuthService({ db: database.db, config, sender, log: app.log });
   const help = createHelpService();
 
+  await app.register(requestIdPlugin);
+  await app.register(securityPlugin, { config });
   await app.register(formbody);
   await app.register(swagger, {
     openapi: {
@@ -106,6 +126,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: `${API_BASE}/docs` });
   await app.register(apiConventions, { config });
+  await app.register(redisPlugin, { config });
+  await app.register(limitsPlugin, { config });
   await app.register(authPlugin, { auth });
 
   await app.register(
@@ -121,7 +143,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(gensetsPlugin, { auth });
   auth.onProfileChanged(() => app.gensets.directory.invalidate());
   await app.register(historyPlugin);
+  await app.register(groupsPlugin);
+  await app.register(reportsPlugin);
   await app.register(brokerAuthPlugin);
+  await app.register(metricsPlugin, { config });
+  await app.register(healthPlugin);
+  await app.register(videoPlugin);
 
   mkdirSync(config.uploadsDir, { recursive: true });
   await app.register(fastifyStatic, {

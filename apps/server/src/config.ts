@@ -12,6 +12,19 @@ const flag = z
   .enum(['0', '1', 'true', 'false', 'yes', 'no', 'on', 'off'])
   .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
 
+/** `<count>/<window>` (`20/1m`, `10/10m`, `5/1h`, `30/45s`), or `0`/`off`: a rate limit per client address. */
+const rateLimit = (fallback: string) =>
+  z
+    .string()
+    .regex(/^(0|off|\d+\/[1-9]\d*[smh])$/, 'a limit like 20/1m (count per window in s, m or h), or 0 for none')
+    .default(fallback)
+    .transform((v): RateLimit | null => {
+      const m = /^(\d+)\/(\d+)([smh])$/.exec(v);
+      if (!m || Number(m[1]) === 0) return null;
+      const unit = { s: 1000, m: 60_000, h: 3_600_000 }[m[3] as 's' | 'm' | 'h'];
+      return { max: Number(m[1]), windowMs: Number(m[2]) * unit };
+    });
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
@@ -32,7 +45,17 @@ const envSchema = z.object({
   WEB_DIST: z.string().default('apps/web/dist'),
   PUBLIC_WS_URL: z.string().default(''),
   BAIDU_MAP_KEY: z.string().default(''),
+  FRAME_ANCESTORS: z
+    .string()
+    .trim()
+    .regex(
+      /^(\*|'self'|'none'|https?:\/\/(\*\.)?[A-Za-z0-9.-]+(:\d+)?)(\s+(\*|'self'|https?:\/\/(\*\.)?[A-Za-z0-9.-]+(:\d+)?))*$/,
+      "'self', 'none', * or origins such as https://portal.example.com, separated by spaces",
+    )
+    .default("'self'"),
   TRUST_PROXY: flag.default(false),
+  BODY_LIMIT_KB: z.coerce.number().int().min(16).max(102_400).default(1024),
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
   MQTT_PORT: z.coerce.number().int().min(0).max(65535).default(1883),
   MQTT_HOST: z.string().default('0.0.0.0'),
   MQTT_URL: z.string().url().optional(),
@@ -43,6 +66,7 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9_-]{1,64}$/)
     .default('console'),
   MQTT_AUTH_TOKEN: z.string().min(16).optional(),
+  METRICS_TOKEN: z.string().min(16).optional(),
   REDIS_URL: z.string().url().optional(),
   REDIS_NAMESPACE: z
     .string()
@@ -57,11 +81,33 @@ const envSchema = z.object({
   COMMAND_TIMEOUT_MS: z.coerce.number().int().min(500).default(15000),
   INGEST_PERSIST_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
   INGEST_QUEUE_LIMIT: z.coerce.number().int().min(10).max(1_000_000).default(5000),
+  INGEST_GAP_WAIT_MS: z.coerce.number().int().min(100).max(3_600_000).default(180_000),
   DEMO_FLEET: flag.optional(),
+  WEATHER_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  WEATHER_KEY: z.string().default(''),
+  WEATHER_CACHE_MINUTES: z.coerce.number().min(0).max(1440).default(10),
+  REPORT_FONTS: z.string().default(''),
+  RATE_LIMIT_API: rateLimit('600/1m'),
+  RATE_LIMIT_SIGN_IN: rateLimit('20/1m'),
+  RATE_LIMIT_CODES: rateLimit('10/10m'),
+  RATE_LIMIT_REGISTER: rateLimit('10/1h'),
+  RATE_LIMIT_PASSWORD_RESET: rateLimit('10/1h'),
+  FFMPEG_PATH: z.string().optional(),
+  VIDEO_SECRET: z.string().min(16).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
 export type Env = z.input<typeof envSchema>;
+
+/** At most `max` calls per `windowMs` from one client address. */
+export interface RateLimit {
+  max: number;
+  windowMs: number;
+}
 
 export interface Config {
   port: number;
@@ -87,7 +133,13 @@ export interface Config {
   outboxDir: string;
   publicWsUrl: string;
   baiduMapKey: string;
+  /** Who may show the console in a frame (iframe=1): CSP frame-ancestors sources. */
+  frameAncestors: string[];
   trustProxy: boolean;
+  /** Largest request body taken, in bytes (JSON calls, protocol imports). */
+  bodyLimitBytes: number;
+  /** How long a client may take to send a whole request (headers and body). */
+  requestTimeoutMs: number;
   logLevel: string;
   mqttPort: number;
   /** An external broker: the server is its client (several instances share its traffic). */
@@ -97,6 +149,8 @@ export interface Config {
   mqttShareGroup: string;
   /** Bearer token of `POST /mqtt/auth`, EMQX's HTTP authentication of modules (off when not set). */
   mqttAuthToken?: string;
+  /** Bearer token of `GET /metrics` (Prometheus); the endpoint is off without it. */
+  metricsToken?: string;
   /** Redis for the realtime bus, cluster membership and command replies across instances. */
   redisUrl?: string;
   redisNamespace: string;
@@ -108,7 +162,29 @@ export interface Config {
   commandTimeoutMs: number;
   ingestPersistMs: number;
   ingestQueueLimit: number;
+  /** How long a hole in a module's seqs is waited for before its later data is acked past it. */
+  ingestGapWaitMs: number;
   demoFleet: boolean;
+  /** Current-weather endpoint of an OpenWeatherMap-compatible service (weather off when not set). */
+  weatherUrl?: string;
+  weatherKey: string;
+  /** How long a place's weather answers again before the service is asked anew. */
+  weatherCacheMs: number;
+  /** Font files tried first for PDF reports (before the packaged and the system fonts). */
+  reportFonts: string[];
+  /** Per client address and route; null: no limit. */
+  rateLimits: {
+    /** Every /yewu call without a stricter limit below. */
+    api: RateLimit | null;
+    signIn: RateLimit | null;
+    codes: RateLimit | null;
+    register: RateLimit | null;
+    passwordReset: RateLimit | null;
+  };
+  /** ffmpeg named explicitly (else PATH and the usual places); camera video needs it. */
+  ffmpegPath?: string;
+  /** Secret the camera sign-ins are encrypted with (else a key file under DATA_DIR, made once). */
+  videoSecret?: string;
 }
 
 function absolute(path: string, base: string): string {
@@ -147,7 +223,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     outboxDir: resolve(dataDir, 'outbox'),
     publicWsUrl: e.PUBLIC_WS_URL,
     baiduMapKey: e.BAIDU_MAP_KEY,
+    frameAncestors: e.FRAME_ANCESTORS.split(/\s+/),
     trustProxy: e.TRUST_PROXY,
+    bodyLimitBytes: e.BODY_LIMIT_KB * 1024,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
     logLevel: e.LOG_LEVEL,
     mqttPort: e.MQTT_PORT,
     ...(e.MQTT_URL ? { mqttUrl: e.MQTT_URL } : {}),
@@ -155,6 +234,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...(e.MQTT_PASSWORD ? { mqttPassword: e.MQTT_PASSWORD } : {}),
     mqttShareGroup: e.MQTT_SHARE_GROUP,
     ...(e.MQTT_AUTH_TOKEN ? { mqttAuthToken: e.MQTT_AUTH_TOKEN } : {}),
+    ...(e.METRICS_TOKEN ? { metricsToken: e.METRICS_TOKEN } : {}),
     ...(e.REDIS_URL ? { redisUrl: e.REDIS_URL } : {}),
     redisNamespace: e.REDIS_NAMESPACE,
     ...(e.INSTANCE_ID ? { instanceId: e.INSTANCE_ID } : {}),
@@ -164,6 +244,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     commandTimeoutMs: e.COMMAND_TIMEOUT_MS,
     ingestPersistMs: e.INGEST_PERSIST_MS,
     ingestQueueLimit: e.INGEST_QUEUE_LIMIT,
+    ingestGapWaitMs: e.INGEST_GAP_WAIT_MS,
     demoFleet: e.DEMO_FLEET ?? e.DEMO,
+    ...(e.WEATHER_URL ? { weatherUrl: e.WEATHER_URL } : {}),
+    weatherKey: e.WEATHER_KEY,
+    weatherCacheMs: e.WEATHER_CACHE_MINUTES * 60_000,
+    reportFonts: e.REPORT_FONTS.split(',')
+      .map((f) => f.trim())
+      .filter(Boolean)
+      .map((f) => absolute(f, base)),
+    rateLimits: {
+      api: e.RATE_LIMIT_API,
+      signIn: e.RATE_LIMIT_SIGN_IN,
+      codes: e.RATE_LIMIT_CODES,
+      register: e.RATE_LIMIT_REGISTER,
+      passwordReset: e.RATE_LIMIT_PASSWORD_RESET,
+    },
+    ...(e.FFMPEG_PATH ? { ffmpegPath: e.FFMPEG_PATH } : {}),
+    ...(e.VIDEO_SECRET ? { videoSecret: e.VIDEO_SECRET } : {}),
   };
 }

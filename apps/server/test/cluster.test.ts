@@ -4,7 +4,7 @@
 // the broker handed it to, an alarm opens once, and when B is SIGKILLed A takes over its modules without losing
 // a sample or counting one twice in the rollups.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -20,10 +20,11 @@ import { createFleet } from '../src/modules/devices/fleet.ts';
 import { seedProtocols } from '../src/modules/devices/protocols.ts';
 import { ownerOf } from '../src/modules/devices/cluster.ts';
 import { PG_URL } from './helpers.ts';
+import { MOSQUITTO as MOSQUITTO_PROGRAM, programPath } from '../../../scripts/system-programs.ts';
 import { freePort, startServerProcess, type ServerProcess } from './support/server-process.ts';
 import { connectWs, type WsClient } from './support/ws-client.ts';
 
-const MOSQUITTO = '/usr/sbin/mosquitto';
+const MOSQUITTO = programPath(MOSQUITTO_PROGRAM);
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ADMIN = { account: 'cluster-admin@example.com', password: 'Cluster#2026' };
 const PER_INSTANCE = 3;
@@ -70,7 +71,7 @@ async function query<T>(sqlText: string, params: unknown[] = []): Promise<T[]> {
 }
 
 async function startMosquitto(): Promise<string> {
-  if (!existsSync(MOSQUITTO)) return 'mqtt://127.0.0.1:1883'; // the machine's own broker
+  if (!MOSQUITTO) return 'mqtt://127.0.0.1:1883'; // the machine's own broker
   const port = await freePort();
   confDir = mkdtempSync(join(tmpdir(), 'cluster-mosquitto-'));
   const conf = join(confDir, 'mosquitto.conf');

@@ -608,7 +608,7 @@ describe('demo fleet', () => {
   });
   afterAll(async () => demo.close());
 
-  it('every demo account finds the six demo sets, with their plate data, in my gensets', async () => {
+  it('every demo account finds the eight demo sets, with their plate data, in my gensets', async () => {
     const expected: [string, string, string][] = [
       ['manager@example.com', 'Demo#2026', 'manage'],
       ['operator@example.com', 'Demo#2026', 'control'],
@@ -619,7 +619,7 @@ describe('demo fleet', () => {
     for (const [account, password, rights] of expected) {
       const token = await login(demo.app, account, password);
       const list = await call(demo.app, 'POST', '/genset/mylist', { token, body: { sort: 'number' } });
-      expect(list.data.total, account).toBe(6);
+      expect(list.data.total, account).toBe(8);
       expect(list.data.list.map((r: { number: string }) => r.number)).toEqual([
         'DPC-001',
         'DPC-002',
@@ -627,6 +627,8 @@ describe('demo fleet', () => {
         'DPC-004',
         'DPC-005',
         'DPC-006',
+        'DPC-007',
+        'DPC-008',
       ]);
       if (rights) for (const row of list.data.list) expect(row.rights, account).toBe(rights);
     }

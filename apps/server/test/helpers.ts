@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { computeSign, DEFAULT_SIGN_SECRET } from '@genset/protocol';
-import { buildApp } from '../src/app.ts';
+import { buildApp, type BuildOptions } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { createUser, ensureCompanyRoles } from '../src/seed/base.ts';
 
@@ -20,12 +20,22 @@ export interface TestApp {
 
 export const PG_URL = process.env.TEST_DATABASE_URL;
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  /** A PostgreSQL server to use whatever TEST_DATABASE_URL says, or null for SQLite (default: TEST_DATABASE_URL). */
+  databaseUrl?: string | null;
+  onRoute?: BuildOptions['onRoute'];
+  logger?: BuildOptions['logger'];
+  /** Runs before the app is ready: routes of the test's own. */
+  extend?: (app: FastifyInstance) => void | Promise<void>;
+}
+
+export async function createTestApp(env: Record<string, string> = {}, opts: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'genset-test-'));
+  const pgUrl = opts.databaseUrl === undefined ? PG_URL : (opts.databaseUrl ?? undefined);
   let schema: string | undefined;
-  if (PG_URL) {
+  if (pgUrl) {
     schema = `t_${randomBytes(6).toString('hex')}`;
-    const client = new pg.Client({ connectionString: PG_URL });
+    const client = new pg.Client({ connectionString: pgUrl });
     await client.connect();
     await client.query(`create schema ${schema}`);
     await client.end();
@@ -35,14 +45,26 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     DEMO: '1',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     AUTH_IP_MAX_FAILURES: '1000',
+    // Tests call from one address far faster than a person; the rate limits have a test of their own.
+    RATE_LIMIT_API: '100000/1m',
+    RATE_LIMIT_SIGN_IN: '100000/1m',
+    RATE_LIMIT_CODES: '100000/1m',
+    RATE_LIMIT_REGISTER: '100000/1m',
+    RATE_LIMIT_PASSWORD_RESET: '100000/1m',
     MQTT_PORT: '0',
     DEMO_FLEET: '0',
     MQTT_HOST: '127.0.0.1',
     WEB_DIST: join(dataDir, 'no-web'),
-    ...(PG_URL ? { DATABASE_URL: PG_URL } : {}),
+    ...(pgUrl ? { DATABASE_URL: pgUrl } : {}),
     ...env,
   });
-  const app = await buildApp({ config, ...(schema ? { dbSchema: schema } : {}) });
+  const app = await buildApp({
+    config,
+    ...(schema ? { dbSchema: schema } : {}),
+    ...(opts.onRoute ? { onRoute: opts.onRoute } : {}),
+    ...(opts.logger ? { logger: opts.logger } : {}),
+  });
+  await opts.extend?.(app);
   await app.ready();
   return {
     app,
@@ -51,7 +73,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     async close() {
       await app.close();
       if (schema) {
-        const client = new pg.Client({ connectionString: PG_URL });
+        const client = new pg.Client({ connectionString: pgUrl });
         await client.connect();
         await client.query(`drop schema ${schema} cascade`);
         await client.end();

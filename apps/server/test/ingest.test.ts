@@ -7,7 +7,7 @@ import { call, createTestApp, login, type TestApp } from './helpers.ts';
 import { encodeBlocks } from './support/encode.ts';
 import { connectFakeModule, type FakeModule } from './support/fake-module.ts';
 import { connectWs } from './support/ws-client.ts';
-import { createIngest, type IngestOptions } from '../src/modules/devices/ingest.ts';
+import { createIngest, type IngestOptions } from '../src/modules/devices/ingest/index.ts';
 import { createLocalBus } from '../src/modules/devices/bus.ts';
 
 let t: TestApp;
@@ -689,7 +689,7 @@ describe('after a restart', () => {
       })
       .execute();
     // A second server on the same database stands for the restarted one.
-    const { createIngest } = await import('../src/modules/devices/ingest.ts');
+    const { createIngest } = await import('../src/modules/devices/ingest/index.ts');
     const { createLocalBus } = await import('../src/modules/devices/bus.ts');
     const handlers: unknown[] = [];
     const ingest = createIngest({

@@ -102,6 +102,27 @@ describe.skipIf(!PG_URL)('migrating the embedded SQLite database to PostgreSQL',
         body: { token: set.token, items: ['gen_kw', 'fuel_level'] },
       });
       expect(edit.code).toBe(200);
+      const period = { from: '2026-01-01', to: '2026-01-31' };
+      const filled = await call(app, 'POST', '/data/dieselGeneratorReport', {
+        token: manager,
+        body: { token: set.token, ...period },
+      });
+      const report = await call(app, 'POST', '/baobiao/add', {
+        token: manager,
+        body: { token: set.token, type: 1, ...period, form: filled.data.form },
+      });
+      expect(report.code).toBe(200);
+      const camera = await call(app, 'POST', '/video/add', {
+        token: manager,
+        body: { token: set.token, name: 'Gate', url: 'rtsp://10.0.0.7/live', username: 'site', password: 'Cam#2026' },
+      });
+      expect(camera.code).toBe(200);
+      const partner = await newSet(t, { companyId, ownerUserId: info.id as number, name: 'Copied partner set' });
+      const group = await call(app, 'POST', '/genset/savedevxml', {
+        token: manager,
+        body: { name: 'Copied bus', kind: 'parallel', members: [set.token, partner.token] },
+      });
+      expect(group.code).toBe(200);
       await m.close();
 
       const viewer = await db

@@ -17,8 +17,9 @@ import { verifyModemSecret } from '../src/modules/devices/embedded-broker.ts';
 import { verifyBrokerHash } from '../src/modules/devices/broker-credentials.ts';
 import { writeMosquittoAuth } from '../src/tools/mqtt-auth.ts';
 import { PG_URL, createTestApp, type TestApp } from './helpers.ts';
+import { MOSQUITTO as MOSQUITTO_PROGRAM, programForTests } from '../../../scripts/system-programs.ts';
 
-const MOSQUITTO = '/usr/sbin/mosquitto';
+const MOSQUITTO = programForTests(MOSQUITTO_PROGRAM, 'Mosquitto authentication generated from the database');
 const SERVER_USER = 'console';
 const SERVER_PASSWORD = 'Server#2026-broker';
 
@@ -48,7 +49,7 @@ async function startMosquitto(dir: string, port: number): Promise<ChildProcess> 
       // Run as whoever runs the test (as root Mosquitto would otherwise switch to its own user).
       `\nuser ${userInfo().username}\nlog_type information\n`,
   );
-  const child = spawn(MOSQUITTO, ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(MOSQUITTO!, ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   await new Promise<void>((resolve, reject) => {
     child.stderr!.on('data', (chunk: Buffer) => {
@@ -95,7 +96,7 @@ function inbox(client: MqttClient) {
   };
 }
 
-describe.skipIf(!existsSync(MOSQUITTO))('Mosquitto authentication generated from the database', () => {
+describe.skipIf(!MOSQUITTO)('Mosquitto authentication generated from the database', () => {
   let t: TestApp;
   let dir: string;
   let port: number;

@@ -2,6 +2,7 @@
 // register map: each protocol layout encodes the same model, so the same state reads alike through any decoder.
 import { SEED_ALARM_LEVELS, type AlarmLevel, type SeedAlarmCode } from '@genset/protocol';
 import { SeededRandom } from './random.ts';
+import { SYNC_LIMITS, SYNC_SLIP_HZ, type BusMember, type ParallelBus } from './parallel-bus.ts';
 
 export type AlarmCode = SeedAlarmCode;
 export type ControllerMode = 'stop' | 'manual' | 'auto' | 'test';
@@ -255,6 +256,10 @@ export interface GensetSnapshot {
   mainsBreakerClosed: boolean;
   remoteLock: boolean;
   loadKw: number;
+  /** Matching frequency, voltage and phase to a live bus before closing onto it. */
+  synchronising: boolean;
+  /** The parallel bus the set belongs to, as its controller measures it; null for a set on its own. */
+  bus: { live: boolean; voltageV: number; frequencyHz: number; totalKw: number; totalKva: number } | null;
   alarms: ActiveAlarmState[];
   faults: string[];
   settings: GensetSettings;
@@ -277,9 +282,11 @@ function lag(value: number, target: number, dtS: number, tauS: number): number {
   return value + (target - value) * (1 - Math.exp(-dtS / tauS));
 }
 
-export class GensetModel {
+export class GensetModel implements BusMember {
   readonly settings: GensetSettings;
   private readonly random: SeededRandom;
+  /** Draws of the parallel-bus behaviour, apart from `random` so a set's own behaviour stays as it was. */
+  private readonly busRandom: SeededRandom;
   private readonly stepMs: number;
   private readonly startTime: number;
   private pendingMs = 0;
@@ -299,6 +306,16 @@ export class GensetModel {
   private autoDemand = false;
   genBreakerClosed = false;
   mainsBreakerClosed = true;
+
+  /** The parallel bus this set feeds through its breaker, if it is in a parallel group. */
+  bus: ParallelBus | null = null;
+  synchronising = false;
+  /** Phase of the set's voltage ahead of the bus's, degrees (−180…180), while synchronising. */
+  private syncPhaseDeg = 0;
+  /** In MANUAL, a set on a bus goes onto it when started or told to close its breaker, and stays off after an open. */
+  private busCloseRequested = false;
+  /** The load-share controller's small error, a fraction of the set's share. */
+  private shareWalk = 0;
 
   rpm = 0;
   genKw = 0;
@@ -337,6 +354,7 @@ export class GensetModel {
 
   constructor(options: GensetModelOptions = {}) {
     this.random = new SeededRandom(options.seed ?? 1);
+    this.busRandom = new SeededRandom(((options.seed ?? 1) * 7919 + 104_729) >>> 0);
     this.settings = { ...DEFAULT_SETTINGS, ...options.settings };
     this.stepMs = options.stepMs ?? 100;
     this.startTime = options.startTime ?? Date.UTC(2025, 0, 6, 8, 0, 0);
@@ -374,6 +392,37 @@ export class GensetModel {
     const excitation = Math.min(1, this.rpm / (0.95 * this.ratedRpm));
     const avr = this.hasFault('avr_high') ? 1.2 : this.hasFault('avr_low') ? 0.75 : 1;
     return this.settings.rated_voltage * excitation * avr;
+  }
+
+  get ratedKw(): number {
+    return this.settings.rated_kw;
+  }
+
+  get ratedFrequency(): number {
+    return this.settings.rated_frequency;
+  }
+
+  /** The power factor the load draws now (0 without load). */
+  private get powerFactor(): number {
+    return this.genKw > 0.5 ? Math.min(0.99, this.powerFactorNominal + this.powerFactorWalk) : 0;
+  }
+
+  get genKva(): number {
+    const pf = this.powerFactor;
+    return pf > 0 ? this.genKw / pf : 0;
+  }
+
+  get speedWander(): number {
+    return this.speedWalk;
+  }
+
+  /** Called by the bus on join and leave. */
+  attachBus(bus: ParallelBus | null): void {
+    this.bus = bus;
+    if (!bus) {
+      this.synchronising = false;
+      this.busCloseRequested = false;
+    }
   }
 
   get fuelPercent(): number {
@@ -440,12 +489,14 @@ export class GensetModel {
         if (this.mode !== 'manual' && this.mode !== 'test') return false;
         if (this.blockedByAlarm) return false;
         this.manualRunRequested = true;
+        this.busCloseRequested = true;
         return true;
       case 'stop':
         // A second stop during cooling stops at once, as on the panel.
         if (this.mode === 'stop' && this.engineState === 'cooling') this.enter('stopping');
         this.mode = 'stop';
         this.manualRunRequested = false;
+        this.busCloseRequested = false;
         return true;
       case 'auto':
         this.mode = 'auto';
@@ -461,14 +512,18 @@ export class GensetModel {
         return true;
       case 'gen_breaker':
         if (this.mode !== 'manual') return false;
-        if (this.genBreakerClosed) {
+        if (this.genBreakerClosed || (this.bus && this.busCloseRequested)) {
+          this.busCloseRequested = false;
           this.openGenBreaker();
           return true;
         }
         if (this.engineState !== 'running' || !this.genAvailable || this.blockedByAlarm) return false;
-        this.mainsBreakerClosed = false;
-        this.genBreakerClosed = true;
-        this.enter('on_load');
+        if (this.bus) {
+          // Onto a bus only through the synchroniser (or at once when the bus is dead): see runSequence.
+          this.busCloseRequested = true;
+          return true;
+        }
+        this.closeGenBreaker();
         return true;
       case 'mains_breaker':
         if (this.mode !== 'manual') return false;
@@ -506,9 +561,11 @@ export class GensetModel {
     this.settings[key] = value;
   }
 
+  /** The site load; for a set on a parallel bus, the load of the bus. */
   setLoad(kw: number): void {
     this.loadKw = Math.max(0, kw);
     this.loadProfile = null;
+    this.bus?.setLoad(kw);
   }
 
   setLoadProfile(profile: LoadProfile | null): void {
@@ -590,11 +647,41 @@ export class GensetModel {
   private enter(state: EngineState): void {
     this.engineState = state;
     this.stateTimerS = 0;
+    if (state !== 'running') this.synchronising = false;
   }
 
   private openGenBreaker(): void {
     this.genBreakerClosed = false;
     if (this.engineState === 'on_load') this.enter('running');
+  }
+
+  private closeGenBreaker(): void {
+    this.mainsBreakerClosed = false;
+    this.genBreakerClosed = true;
+    this.synchronising = false;
+    this.enter('on_load');
+  }
+
+  /**
+   * Onto the load: at once for a set on its own or onto a dead bus; onto a live bus only once frequency,
+   * voltage and phase match within the synchronising limits.
+   */
+  private closeWhenSynchronised(): void {
+    const bus = this.bus;
+    if (!bus || !bus.live) {
+      this.closeGenBreaker();
+      return;
+    }
+    if (!this.synchronising) {
+      this.synchronising = true;
+      this.syncPhaseDeg = this.busRandom.between(-180, 180);
+      return;
+    }
+    const matched =
+      Math.abs(this.genFrequency - bus.frequencyHz) <= SYNC_LIMITS.frequencyHz &&
+      Math.abs(this.genVoltage - bus.voltageV) <= (SYNC_LIMITS.voltagePercent / 100) * this.settings.rated_voltage &&
+      Math.abs(this.syncPhaseDeg) <= SYNC_LIMITS.phaseDegrees;
+    if (matched) this.closeGenBreaker();
   }
 
   private beginStart(): void {
@@ -633,7 +720,8 @@ export class GensetModel {
       case 'auto':
         return this.autoDemand;
       case 'manual':
-        // In manual a mains failure still transfers to the running generator.
+        // A set on a parallel bus goes onto it when told to; one on its own transfers on a mains failure.
+        if (this.bus) return this.busCloseRequested;
         return !this.mainsHealthy;
       default:
         return false;
@@ -729,11 +817,8 @@ export class GensetModel {
         break;
       case 'running':
         if (!run) this.enter('cooling');
-        else if (this.wantsLoad() && this.genAvailable && !this.blockedByAlarm) {
-          this.mainsBreakerClosed = false;
-          this.genBreakerClosed = true;
-          this.enter('on_load');
-        }
+        else if (this.wantsLoad() && this.genAvailable && !this.blockedByAlarm) this.closeWhenSynchronised();
+        else this.synchronising = false;
         break;
       case 'on_load':
         if (!this.genBreakerClosed) this.enter('running');
@@ -819,6 +904,11 @@ export class GensetModel {
                 ? 0.88
                 : 1;
         targetRpm = fuelled ? rated * governor * (1 + this.speedWalk) : 0;
+        // On a bus the sets turn together at the bus's speed; the synchroniser runs an incoming set slightly
+        // faster than the bus so that the phase slides into line.
+        if (fuelled && this.bus && this.genBreakerClosed) targetRpm = rated * this.bus.speedFactor();
+        else if (fuelled && this.bus && this.synchronising && this.bus.live)
+          targetRpm = (rated * (this.bus.frequencyHz + SYNC_SLIP_HZ)) / s.rated_frequency;
         tauS = 0.8;
         break;
       }
@@ -827,15 +917,27 @@ export class GensetModel {
     // Below a few rpm a diesel stops turning at once rather than creeping.
     if (targetRpm === 0 && this.rpm < 5) this.rpm = 0;
 
-    // Load: the site demand with some wander, carried only with the breaker closed.
-    const demandKw = Math.max(0, this.siteLoadKw() * (1 + this.loadWalk));
+    // On a bus: the set's share of the bus load, with the load-share controller's small error.
+    this.shareWalk = Math.max(-0.015, Math.min(0.015, this.shareWalk * 0.99 + this.busRandom.gaussian() * 0.001));
+    if (this.synchronising && this.bus) {
+      const slipHz = this.genFrequency - this.bus.frequencyHz;
+      this.syncPhaseDeg = ((((this.syncPhaseDeg + 360 * slipHz * dtS + 180) % 360) + 360) % 360) - 180;
+    }
+
+    // Load: the site demand with some wander (or the share of the bus), carried only with the breaker closed.
+    const demandKw = this.bus
+      ? this.bus.shareKw(this) * (1 + this.shareWalk)
+      : Math.max(0, this.siteLoadKw() * (1 + this.loadWalk));
     const loadTarget = !this.genBreakerClosed
       ? 0
       : this.hasFault('overload')
         ? Math.max(demandKw, 1.25 * s.rated_kw)
         : demandKw;
-    // Opening the breaker drops the load at once; on load the governor takes it up over about a second.
-    this.genKw = this.genBreakerClosed && this.genVoltage > 0 ? Math.max(0, lag(this.genKw, loadTarget, dtS, 1)) : 0;
+    // Opening the breaker drops the load at once; on load the governor takes it up over about a second (a set
+    // joining a bus is loaded more softly, over a few seconds).
+    const rampS = this.bus ? 2 : 1;
+    this.genKw =
+      this.genBreakerClosed && this.genVoltage > 0 ? Math.max(0, lag(this.genKw, loadTarget, dtS, rampS)) : 0;
 
     // Coolant warms with running and load, and cools slowly at rest; a failed fan belt overheats it.
     const turning = this.rpm > 300;
@@ -959,8 +1061,8 @@ export class GensetModel {
     const mainsV = [0, 1, 2].map((i) =>
       this.mainsAvailable ? s.rated_voltage * (1.01 + this.phaseImbalance[i]! / 2 + this.mainsNoise[i]!) : 0,
     );
-    const pf = this.genKw > 0.5 ? Math.min(0.99, this.powerFactorNominal + this.powerFactorWalk) : 0;
-    const kva = pf > 0 ? this.genKw / pf : 0;
+    const pf = this.powerFactor;
+    const kva = this.genKva;
     const kvar = pf > 0 ? Math.sqrt(Math.max(0, kva * kva - this.genKw * this.genKw)) : 0;
     const current = phase.map((v, i) => (v > 1 ? ((kva * 1000) / (3 * v)) * (1 + this.currentImbalance[i]!) : 0));
     const line = (a: number, b: number) => ((a + b) / 2) * SQRT3;
@@ -1018,6 +1120,33 @@ export class GensetModel {
       common_warning: bit(anyWarning),
       common_shutdown: bit(latchedLevels.shutdown),
       common_trip: bit(latchedLevels.trip),
+      // What a paralleling controller measures of its bus; nothing for a set on its own.
+      ...this.busValues(),
+    };
+  }
+
+  private busValues(): Record<string, number | null> {
+    const bus = this.bus;
+    if (!bus) {
+      return {
+        bus_voltage: null,
+        bus_freq: null,
+        bus_kw: null,
+        bus_kva: null,
+        load_share: null,
+        bus_live: 0,
+        synchronising: 0,
+      };
+    }
+    const totalKw = bus.totalKw;
+    return {
+      bus_voltage: bus.voltageV,
+      bus_freq: bus.frequencyHz,
+      bus_kw: totalKw,
+      bus_kva: bus.totalKva,
+      load_share: totalKw > 0.5 && this.genBreakerClosed ? (100 * this.genKw) / totalKw : 0,
+      bus_live: bus.live ? 1 : 0,
+      synchronising: this.synchronising ? 1 : 0,
     };
   }
 
@@ -1031,7 +1160,17 @@ export class GensetModel {
       genBreakerClosed: this.genBreakerClosed,
       mainsBreakerClosed: this.mainsBreakerClosed,
       remoteLock: this.remoteLock,
-      loadKw: this.loadKw,
+      loadKw: this.bus ? this.bus.loadKw : this.loadKw,
+      synchronising: this.synchronising,
+      bus: this.bus
+        ? {
+            live: this.bus.live,
+            voltageV: this.bus.voltageV,
+            frequencyHz: this.bus.frequencyHz,
+            totalKw: this.bus.totalKw,
+            totalKva: this.bus.totalKva,
+          }
+        : null,
       alarms: this.activeAlarms(),
       faults: [...this.faults, ...[...this.openSensors].map((sensor) => `sensor_open:${sensor}`)],
       settings: { ...this.settings },

@@ -24,6 +24,7 @@ import {
 } from './genset-model.ts';
 import { LAYOUTS, layoutValues, type LayoutAdapter, type LayoutName } from './layouts.ts';
 import { ModbusTcpHost, type ModbusUnit } from './modbus-host.ts';
+import type { ParallelBus } from './parallel-bus.ts';
 import { MODBUS_EXCEPTION, ModbusException, RegisterBank } from './register-bank.ts';
 
 export interface GensetSimulatorOptions extends GensetModelOptions {
@@ -273,6 +274,17 @@ export class GensetSimulator implements ModbusUnit {
 
   followPath(points: readonly Position[], speedKmh: number, loop = true): void {
     this.model.followPath(points, speedKmh, loop);
+    this.refresh();
+  }
+
+  /** Puts the set into a parallel group: from now on it synchronises to the bus and shares its load. */
+  joinBus(bus: ParallelBus): void {
+    bus.join(this.model);
+    this.refresh();
+  }
+
+  leaveBus(): void {
+    this.model.bus?.leave(this.model);
     this.refresh();
   }
 

@@ -28,6 +28,14 @@ export {
   type SettingKey,
 } from './genset-model.ts';
 export { LAYOUTS, type LayoutName } from './layouts.ts';
+export {
+  ParallelBus,
+  SYNC_LIMITS,
+  SYNC_SLIP_HZ,
+  type BusMember,
+  type LoadSharing,
+  type ParallelBusOptions,
+} from './parallel-bus.ts';
 export { ModbusTcpHost, type ModbusHostOptions, type ModbusUnit } from './modbus-host.ts';
 export { MODBUS_EXCEPTION, ModbusException } from './register-bank.ts';
 export { startGensetFleet, type GensetFleet, type GensetFleetOptions } from './fleet.ts';

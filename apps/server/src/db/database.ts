@@ -2,7 +2,7 @@
 // and brings its schema up to date.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Kysely, Migrator, PostgresDialect, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, type Dialect, type Driver, type MigrationProvider } from 'kysely';
 import pg from 'pg';
 import { nodeSqliteDialect } from './node-sqlite-dialect.ts';
 import { migrations } from './migrations/index.ts';
@@ -15,6 +15,15 @@ export interface OpenedDatabase {
   db: Db;
   kind: DbKind;
   close(): Promise<void>;
+  /** How the connections are used right now (PostgreSQL: the pool; SQLite: its one connection). */
+  connections(): ConnectionUse;
+}
+
+/** Connections open, idle among them, and callers waiting for one. */
+export interface ConnectionUse {
+  total: number;
+  idle: number;
+  waiting: number;
 }
 
 const INT8_OID = 20;
@@ -27,6 +36,7 @@ export function isPostgresUrl(url: string): boolean {
 export async function openDatabase(url: string, options: { schema?: string } = {}): Promise<OpenedDatabase> {
   let db: Db;
   let kind: DbKind;
+  let connections: () => ConnectionUse;
   if (isPostgresUrl(url)) {
     kind = 'postgres';
     const pool = new pg.Pool({
@@ -42,14 +52,57 @@ export async function openDatabase(url: string, options: { schema?: string } = {
       },
     });
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    connections = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
   } else {
     kind = 'sqlite';
     const file = url.replace(/^sqlite:(\/\/)?/, '');
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-    db = new Kysely<Database>({ dialect: nodeSqliteDialect(file) });
+    const use = { busy: 0, waiting: 0 };
+    db = new Kysely<Database>({ dialect: watchConnection(nodeSqliteDialect(file), use) });
+    connections = () => ({ total: 1, idle: use.busy ? 0 : 1, waiting: use.waiting });
   }
   await migrate(db, kind, options.schema);
-  return { db, kind, close: () => db.destroy() };
+  return { db, kind, close: () => db.destroy(), connections };
+}
+
+/**
+ * SQLite has one connection, which a query or a transaction holds alone: counts whether it is taken and how
+ * many wait for it (what a pool's figures say on PostgreSQL).
+ */
+function watchConnection(dialect: Dialect, use: { busy: number; waiting: number }): Dialect {
+  return {
+    createAdapter: () => dialect.createAdapter(),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+    createDriver() {
+      const driver = dialect.createDriver();
+      const watched: Driver = {
+        init: () => driver.init(),
+        async acquireConnection() {
+          use.waiting++;
+          try {
+            const connection = await driver.acquireConnection();
+            use.busy++;
+            return connection;
+          } finally {
+            use.waiting--;
+          }
+        },
+        releaseConnection(connection) {
+          use.busy--;
+          return driver.releaseConnection(connection);
+        },
+        beginTransaction: (connection, settings) => driver.beginTransaction(connection, settings),
+        commitTransaction: (connection) => driver.commitTransaction(connection),
+        rollbackTransaction: (connection) => driver.rollbackTransaction(connection),
+        destroy: () => driver.destroy(),
+      };
+      if (driver.savepoint) watched.savepoint = driver.savepoint.bind(driver);
+      if (driver.rollbackToSavepoint) watched.rollbackToSavepoint = driver.rollbackToSavepoint.bind(driver);
+      if (driver.releaseSavepoint) watched.releaseSavepoint = driver.releaseSavepoint.bind(driver);
+      return watched;
+    },
+  };
 }
 
 export async function migrate(db: Db, kind: DbKind, schema?: string): Promise<void> {

@@ -252,6 +252,55 @@ export interface ItemSelectionTable {
   updated_at: number;
 }
 
+export interface GensetGroupTable {
+  id: Generated<number>;
+  token: string;
+  company_id: number;
+  name: string;
+  /** 'parallel' (one bus) or 'multi' (one site). */
+  kind: string;
+  /** JSON array of the item keys shown for each member. */
+  items: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface GensetGroupMemberTable {
+  group_id: number;
+  genset_id: number;
+  /** The group's kind again: a set is in at most one group of each kind (unique with genset_id). */
+  kind: string;
+  position: number;
+}
+
+export interface ReportTable {
+  id: Generated<number>;
+  genset_id: number;
+  /** 1 diesel generator, 2 air compressor. */
+  type: number;
+  version: number;
+  period_from: string;
+  period_to: string;
+  /** The form as JSON text. */
+  form: string;
+  user_id: number | null;
+  author: string;
+  created_at: number;
+}
+
+export interface CameraTable {
+  id: Generated<number>;
+  genset_id: number;
+  name: string;
+  /** The address without sign-in (rtsp, http or https). */
+  url: string;
+  /** The camera's user name and password, encrypted (modules/video/secrets.ts); null without sign-in. */
+  login: string | null;
+  sort: number;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   company: CompanyTable;
   company_host: CompanyHostTable;
@@ -276,4 +325,8 @@ export interface Database {
   ingest_state: IngestStateTable;
   command: CommandTable;
   item_selection: ItemSelectionTable;
+  genset_group: GensetGroupTable;
+  genset_group_member: GensetGroupMemberTable;
+  report: ReportTable;
+  camera: CameraTable;
 }

@@ -1,6 +1,6 @@
 // The HTTP conventions of every /yewu call: request language and time zone, X-Sign and X-Time checks,
 // the optional AES body mode, the { code, msg, data } envelope and the translation of every error.
-import { createCipheriv, createDecipheriv, hash, randomBytes, randomUUID } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hash, randomBytes } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -10,9 +10,10 @@ import {
   pickLanguage,
   ResultCode,
   SIGN_WINDOW_SECONDS,
+  V,
   type Language,
 } from '@genset/protocol';
-import { AppError } from '../lib/errors.ts';
+import { AppError, fieldError } from '../lib/errors.ts';
 import { translate } from '../i18n/messages.ts';
 import type { Config } from '../config.ts';
 import { memoize } from '../lib/memo.ts';
@@ -59,6 +60,32 @@ function safeEqual(a: string, b: string): boolean {
   let diff = 0;
   for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
   return diff === 0;
+}
+
+/** A NUL character, or half of a surrogate pair standing alone (text no encoding can write). */
+const BROKEN_TEXT = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * The top-level field whose text holds a NUL character or an unpaired surrogate anywhere inside it, if one does.
+ * PostgreSQL cannot store NUL in text (the query fails), SQLite would store it; JSON holding an unpaired
+ * surrogate is refused by PostgreSQL when read as JSON (a set's details then broke the home page of its whole
+ * company). Neither is text anyone typed, so such a value is refused up front.
+ */
+function fieldWithBrokenText(value: unknown): string | null {
+  if (!value || typeof value !== 'object') return typeof value === 'string' && BROKEN_TEXT.test(value) ? 'body' : null;
+  for (const [key, top] of Object.entries(value)) {
+    // Walked without recursion: a body may nest thousands of levels deep.
+    const stack: unknown[] = [key, top];
+    while (stack.length) {
+      const v = stack.pop();
+      if (typeof v === 'string') {
+        if (BROKEN_TEXT.test(v)) return key;
+      } else if (v && typeof v === 'object') {
+        for (const [k, inner] of Object.entries(v)) stack.push(k, inner);
+      }
+    }
+  }
+  return null;
 }
 
 /** Where a zod issue came from and which rule it broke, in message keys. */
@@ -132,6 +159,12 @@ export default fp(
       req.body = rest;
     });
 
+    app.addHook('preValidation', async (req) => {
+      if (!isApi(req)) return;
+      const field = fieldWithBrokenText(req.params) ?? fieldWithBrokenText(req.query) ?? fieldWithBrokenText(req.body);
+      if (field) throw fieldError(field, V.invalid);
+    });
+
     if (config.encryption === 'aes') {
       app.addHook('onSend', async (req, reply, payload) => {
         if (!isApi(req) || typeof payload !== 'string') return payload;
@@ -173,22 +206,19 @@ export default fp(
       }
       const status = (error as { statusCode?: number }).statusCode ?? 500;
       if (status >= 400 && status < 500) {
-        // Malformed JSON, wrong content type, oversized body: the caller's fault, said plainly.
+        // Malformed JSON, wrong content type, oversized body: the caller's fault, said plainly (never with the
+        // parser's own words, which may quote the body).
         req.log.info({ err: error }, 'request refused');
-        if (!isApi(req))
-          return reply
-            .status(status)
-            .send({ code: status, msg: translate(req.lang, 'errors.invalidBody'), data: null });
-        return sendError(
-          req,
-          reply,
-          status === 404 ? ResultCode.notFound : ResultCode.invalid,
-          translate(req.lang, status === 404 ? 'errors.notFound' : 'errors.invalidBody'),
-        );
+        const msg =
+          status === 413
+            ? translate(req.lang, 'errors.bodyTooLarge', { kb: Math.floor(config.bodyLimitBytes / 1024) })
+            : translate(req.lang, status === 404 ? 'errors.notFound' : 'errors.invalidBody');
+        if (!isApi(req)) return reply.status(status).send({ code: status, msg, data: null });
+        return sendError(req, reply, status === 404 ? ResultCode.notFound : ResultCode.invalid, msg);
       }
-      const id = randomUUID().slice(0, 8);
-      req.log.error({ err: error, ref: id }, 'unexpected error');
-      return sendError(req, reply, ResultCode.error, translate(req.lang, 'errors.internal', { id }));
+      // Details (stack, SQL, paths) go to the log only; the caller gets the request id to quote.
+      req.log.error({ err: error }, 'unexpected error');
+      return sendError(req, reply, ResultCode.error, translate(req.lang, 'errors.internal', { id: req.id }));
     });
 
     app.setNotFoundHandler((req, reply) => {

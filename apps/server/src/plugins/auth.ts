@@ -2,7 +2,7 @@
 // own company: X-Companyid may choose another company only for a platform administrator.
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ALL_PERMISSIONS } from '@genset/protocol';
+import { ALL_PERMISSIONS, MAX_ROW_ID } from '@genset/protocol';
 import type { AuthService, SessionContext } from '../modules/auth/service.ts';
 import type { Grant } from '../modules/account/service.ts';
 
@@ -37,7 +37,9 @@ export default fp(
       const asked = Number(req.headers['x-companyid']);
       // Anyone else always acts for their own company, whatever the header says (the embedded console
       // sends company 1 for everybody), so the header can never widen what a user sees.
-      if (Number.isInteger(asked) && asked > 0 && grant.permissions.includes(ALL_PERMISSIONS)) req.companyId = asked;
+      // A number past the 32-bit ids of the database names no company: it is ignored like any other bad value.
+      if (Number.isInteger(asked) && asked > 0 && asked <= MAX_ROW_ID && grant.permissions.includes(ALL_PERMISSIONS))
+        req.companyId = asked;
     });
   },
   { name: 'auth' },

@@ -10,7 +10,7 @@ import type { AccountService } from '../modules/account/service.ts';
 import { startEmbeddedBroker } from '../modules/devices/embedded-broker.ts';
 import { createProtocolStore, seedProtocols, type ProtocolStore } from '../modules/devices/protocols.ts';
 import { createLocalBus, type RealtimeBus } from '../modules/devices/bus.ts';
-import { createIngest, type Ingest } from '../modules/devices/ingest.ts';
+import { createIngest, type Ingest } from '../modules/devices/ingest/index.ts';
 import { createPlanner, type Planner } from '../modules/devices/plans.ts';
 import { createCommandDispatcher, type CommandDispatcher } from '../modules/devices/commands.ts';
 import { createFleet, type Fleet } from '../modules/devices/fleet.ts';
@@ -22,6 +22,8 @@ import type { ModemChannel } from '@genset/protocol';
 import { startDemoFleet } from '../modules/devices/demo-fleet.ts';
 import { connectMqttClientTransport } from '../modules/devices/mqtt-client-transport.ts';
 import { startCluster, type Cluster } from '../modules/devices/cluster.ts';
+import { createGroupRepository } from '../modules/groups/repository.ts';
+import { watchAcks, type AckWatch } from '../modules/devices/ack-watch.ts';
 import type { RunningGensetSimulator } from '@genset/simulator';
 
 export interface DevicesHandle {
@@ -33,6 +35,8 @@ export interface DevicesHandle {
   commands: CommandDispatcher;
   fleet: Fleet;
   service: DeviceService;
+  /** Snapshots waiting for their ack and how long they waited. */
+  acks: AckWatch;
   /** The demo fleet's simulated controllers (none outside demo mode), for a control API in tests and demos. */
   demoSimulators: readonly RunningGensetSimulator[];
 }
@@ -71,7 +75,9 @@ export default fp(
     const bus = cluster ? cluster.bus : createLocalBus();
     // With several instances, module messages go through the cluster's router: a module's messages are
     // ingested by the instance that owns it; replies reach every instance.
-    const ingestTransport: DeviceTransport = cluster ? routeThroughCluster(transport, cluster) : transport;
+    // What ingestion receives and acks is followed from outside it, for the metrics (queue, ack lag).
+    const acks = watchAcks(cluster ? routeThroughCluster(transport, cluster) : transport);
+    const ingestTransport: DeviceTransport = acks.transport;
     const fleet = createFleet(db);
     const planner = createPlanner({
       db,
@@ -93,6 +99,7 @@ export default fp(
       expectedPeriodMs: planner.expectedPeriodMs,
       persistMs: config.ingestPersistMs,
       queueLimit: config.ingestQueueLimit,
+      gapWaitMs: config.ingestGapWaitMs,
       onHello: (modemKey) =>
         void planner.publishPlan(modemKey).catch((err: unknown) => app.log.warn({ err }, 'plan not sent')),
       onReply: (modemKey, payload) => commands.receive(modemKey, payload),
@@ -106,6 +113,7 @@ export default fp(
     });
     cluster?.onMembersChanged(() => {
       planner.announce();
+      acks.keepOnly((modemKey) => cluster.owns(modemKey));
       void ingest
         .handOver((modemKey) => cluster.owns(modemKey))
         .catch((err: unknown) => app.log.error({ err }, 'hand-over failed'));
@@ -128,11 +136,23 @@ export default fp(
       commands,
       fleet,
       service,
+      acks,
       demoSimulators: [],
     };
     app.decorate('devices', handle);
 
-    await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+    await app.register(websocket, {
+      options: { maxPayload: 64 * 1024 },
+      // A client that breaks the protocol (a frame over the size limit, text that is not UTF-8) has already been
+      // sent the close code that says so: its fault, logged as such rather than as an error of the server.
+      errorHandler: (err, socket, req) => {
+        const code = (err as Error & { code?: unknown }).code;
+        const clientFault = typeof code === 'string' && code.startsWith('WS_ERR_');
+        if (clientFault) req.log.info({ err }, 'websocket closed: the client broke the protocol');
+        else req.log.error({ err }, 'websocket failed');
+        socket.terminate();
+      },
+    });
     await app.register(realtimeRoutes, {
       auth: opts.auth,
       accounts: opts.accounts,
@@ -140,6 +160,7 @@ export default fp(
       planner,
       bus,
       snapshot: service.snapshot,
+      groupMembers: createGroupRepository(db).memberSets,
     });
     await app.register(deviceRoutes, { prefix: API_BASE, devices: service, auth: opts.auth });
 
@@ -163,6 +184,7 @@ export default fp(
       await demoFleet?.close();
       planner.close();
       await ingest.close();
+      acks.close();
       await transport.close();
       await bus.close();
       await cluster?.close();

@@ -38,9 +38,21 @@ export const MENU: MenuSeed[] = [
   g('gensetAdd', 'add', 'genset/add', 'PlusOutlined', false, Permission.gensetManage),
   g('alarms', 'alarms', 'genset/alarms', 'AlertOutlined', true, Permission.alarmView),
   g('history', 'history', 'genset/history', 'LineChartOutlined', true),
+  g('groups', 'groups', 'genset/groups', 'ClusterOutlined', true),
+  // One parallel or multi-machine group live: its bus, each set's share and breaker, group start and stop.
+  g('groupDetail', 'groups/:token', 'genset/group', 'ClusterOutlined', false),
   g('gensetDetail', '/crewmanage/detail/:token', 'crewmanage/detail', 'ProfileOutlined', false),
   g('gensetUpdate', '/crewmanage/update/:token', 'crewmanage/update', 'EditOutlined', false),
   g('gensetConfig', '/crewmanage/gconfig', 'crewmanage/gconfig', 'SettingOutlined', false),
+  g(
+    'gensetReport',
+    '/crewmanage/report/:token',
+    'crewmanage/report',
+    'FileTextOutlined',
+    false,
+    Permission.gensetReport,
+  ),
+  g('gensetVideo', '/crewmanage/monitorVideo', 'crewmanage/monitorVideo', 'VideoCameraOutlined', false),
   {
     name: 'monitor',
     type: 'C',

@@ -1,7 +1,7 @@
 // A realtime client as the console opens it: /ws, a `wshb` naming the watched set, pushes collected.
 export interface WsClient {
   messages: any[];
-  heartbeat(token: string, tokens?: string[]): void;
+  heartbeat(token: string, tokens?: string[], group?: string): void;
   /** The first message matching, among those from index `since` on (default: all so far and to come). */
   waitFor(predicate: (m: any) => boolean, timeoutMs?: number, since?: number): Promise<any>;
   closed: Promise<{ code: number; reason: string }>;
@@ -31,8 +31,17 @@ export async function connectWs(baseUrl: string, utoken: string, language = 'en-
   });
   return {
     messages,
-    heartbeat(token, tokens) {
-      ws.send(JSON.stringify({ method: 'wshb', token, utoken, language, ...(tokens ? { tokens } : {}) }));
+    heartbeat(token, tokens, group) {
+      ws.send(
+        JSON.stringify({
+          method: 'wshb',
+          token,
+          utoken,
+          language,
+          ...(tokens ? { tokens } : {}),
+          ...(group ? { group } : {}),
+        }),
+      );
     },
     waitFor(predicate, timeoutMs = 5000, since = 0) {
       const seen = messages.slice(since).find(predicate);

@@ -76,6 +76,22 @@ describe('request', () => {
     expect(message.error).toHaveBeenCalledWith({ content: 'Password: too short', duration: 3 });
   });
 
+  it('keeps a "too many" message up while the wait lasts (at most 10 s), and words one the server left empty', async () => {
+    answer({ code: 429, msg: 'Too many requests. Please wait 7 s and try again.', data: { retryAfter: 7 } });
+    const error = await request('/user/login', { data: {} }).catch((e: unknown) => e);
+    expect((error as ApiError).retryAfter).toBe(7);
+    expect(message.error).toHaveBeenCalledWith({
+      content: 'Too many requests. Please wait 7 s and try again.',
+      duration: 7,
+    });
+    answer({ code: 429, msg: '', data: { retryAfter: 900 } });
+    await request('/user/login', { data: {} }).catch(() => undefined);
+    expect(message.error).toHaveBeenLastCalledWith({
+      content: 'Too many requests. Please wait 900 s and try again',
+      duration: 10,
+    });
+  });
+
   it('asks once to sign in again however many calls fail with a re-login code', async () => {
     answer({ code: 50014, msg: 'expired', data: null });
     await Promise.allSettled([request('/a'), request('/b'), request('/c')]);

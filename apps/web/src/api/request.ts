@@ -121,6 +121,15 @@ async function readEnvelope(response: Response): Promise<Envelope> {
   return body as Envelope;
 }
 
+/** What an envelope without a message says. */
+function fallbackMessage(envelope: Envelope): string {
+  const seconds = (envelope.data as { retryAfter?: unknown } | null)?.retryAfter;
+  if (envelope.code === ResultCode.tooMany && typeof seconds === 'number') {
+    return translate('errors.tooMany', { seconds });
+  }
+  return translate('errors.generic');
+}
+
 let reloginOpen = false;
 
 /** One confirm box, however many calls fail with a re-login code at once. */
@@ -173,12 +182,16 @@ export async function request<T>(url: string, options: RequestOptions = {}): Pro
   if (RAW_RESPONSE_CALLS.includes(url)) return envelope as T;
   if (envelope.code === ResultCode.ok) return envelope.data as T;
 
-  const error = new ApiError(envelope.code, envelope.msg || translate('errors.generic'), envelope.data);
+  const error = new ApiError(envelope.code, envelope.msg || fallbackMessage(envelope), envelope.data);
   if (options.silent) throw error;
   if (envelope.code === ResultCode.notSignedIn) {
     signOutToRoot();
   } else if (RELOGIN_CODES.includes(envelope.code)) {
     askToSignInAgain();
+  } else if (envelope.code === ResultCode.tooMany) {
+    // The message says how long to wait; it stays up for that long, within the long toast's time.
+    const seconds = Math.min(Math.max(error.retryAfter ?? 0, TOAST_SECONDS.serverError), TOAST_SECONDS.long);
+    feedback().message.error({ content: error.message, duration: seconds });
   } else {
     feedback().message.error({ content: error.message, duration: TOAST_SECONDS.serverError });
   }

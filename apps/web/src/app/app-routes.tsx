@@ -19,7 +19,7 @@ const AgreementPage = named(() => import('../features/legal/agreement-page.tsx')
 const PrivacyPage = named(() => import('../features/legal/privacy-page.tsx'), 'PrivacyPage');
 const NotFoundPage = named(() => import('../features/misc/not-found-page.tsx'), 'NotFoundPage');
 const TestPage = named(() => import('../features/misc/test-page.tsx'), 'TestPage');
-const ShowVideoPage = named(() => import('../features/misc/show-video-page.tsx'), 'ShowVideoPage');
+const ShowVideoPage = named(() => import('../features/video/show-video-page.tsx'), 'ShowVideoPage');
 const RedirectPage = named(() => import('../features/misc/redirect-page.tsx'), 'RedirectPage');
 const ShellLayout = named(() => import('../layouts/shell/shell-layout.tsx'), 'ShellLayout');
 const TopLayout = named(() => import('../layouts/top/top-layout.tsx'), 'TopLayout');

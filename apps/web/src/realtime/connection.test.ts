@@ -129,6 +129,18 @@ describe('realtime connection', () => {
     connection.dispose();
   });
 
+  it('names the group of a group page, whose members come in tokens, until that page goes', async () => {
+    const { connection } = connect();
+    const releaseGroup = connection.watch({ tokens: ['m1', 'm2'], group: 'groupA', reconnect: true });
+    await until(() => heartbeats().length === 1, 'the first heartbeat');
+    expect(heartbeats()[0]).toMatchObject({ token: '', tokens: ['m1', 'm2'], group: 'groupA' });
+    releaseGroup();
+    connection.watch({ token: 'setA', reconnect: true });
+    await until(() => heartbeats().at(-1)?.token === 'setA', 'a heartbeat without the group');
+    expect(heartbeats().at(-1)).not.toHaveProperty('group');
+    connection.dispose();
+  });
+
   it('hands over pushes of the watched sets only', async () => {
     const { connection, pushes } = connect();
     connection.watch({ token: 'setA', reconnect: true });

@@ -19,6 +19,8 @@ export interface Watch {
   token?: string;
   /** Further sets this part follows (a grid, a list). */
   tokens?: readonly string[];
+  /** The group this part shows (its members, in `tokens`, then report at the online rate). */
+  group?: string;
   /** Retry when the socket closes (the realtime, realdata and alarm tabs and the monitor pages do). */
   reconnect: boolean;
 }
@@ -110,7 +112,11 @@ export class RealtimeConnection {
   /** The heartbeat for what is watched now: the latest close watch as `token`, everything else in `tokens`. */
   heartbeat(): HeartbeatMessage {
     let token = '';
-    for (const w of this.watches.values()) if (w.token) token = w.token;
+    let group = '';
+    for (const w of this.watches.values()) {
+      if (w.token) token = w.token;
+      if (w.group) group = w.group;
+    }
     const others = [...this.watchedTokens()].filter((t) => t !== token).slice(0, MAX_WATCHED_TOKENS);
     const message: HeartbeatMessage = {
       method: 'wshb',
@@ -119,6 +125,7 @@ export class RealtimeConnection {
       language: this.opts.language(),
     };
     if (others.length > 0) message.tokens = others;
+    if (group) message.group = group;
     return message;
   }
 

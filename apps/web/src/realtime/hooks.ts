@@ -12,6 +12,11 @@ export interface RealtimeOptions {
   enabled?: boolean;
 }
 
+export interface FleetRealtimeOptions extends RealtimeOptions {
+  /** The sets are the members of this group: they report at the online rate while the page is open. */
+  group?: string;
+}
+
 export interface SetRealtime {
   /** What the server pushed for this set; undefined until its first push. */
   live: LiveSet | undefined;
@@ -45,15 +50,16 @@ export interface FleetRealtime {
 }
 
 /** Follows many sets (at most 100 are sent to the server) without raising their modules' rates. */
-export function useFleetRealtime(tokens: readonly string[], options: RealtimeOptions = {}): FleetRealtime {
+export function useFleetRealtime(tokens: readonly string[], options: FleetRealtimeOptions = {}): FleetRealtime {
   const reconnect = options.reconnect ?? true;
+  const group = options.group;
   const key = [...new Set(tokens.filter(Boolean))].join(',');
   const enabled = (options.enabled ?? true) && key.length > 0;
   const list = useMemo(() => (key ? key.split(',') : []), [key]);
   useEffect(() => {
     if (!enabled) return;
-    return watchSets({ tokens: list, reconnect });
-  }, [list, reconnect, enabled]);
+    return watchSets({ tokens: list, reconnect, ...(group ? { group } : {}) });
+  }, [list, reconnect, enabled, group]);
   const sets = useRealtimeStore(
     useShallow((s) => {
       const picked: Record<string, LiveSet> = {};

@@ -9,6 +9,8 @@ export interface HeartbeatMessage {
   language: string;
   /** Further sets to follow (at most MAX_WATCHED_TOKENS); only `token` switches its module to the online rate. */
   tokens?: string[];
+  /** A group whose page is open: every member's module reports at the online rate. */
+  group?: string;
 }
 
 /** The server accepts at most this many sets in `tokens`. */

@@ -1,5 +1,6 @@
 // Request and response schemas of sign-in, accounts and companies (spec 1, 5, 6, 7).
 import { z } from 'zod';
+import { MAX_ROW_ID } from './codes.ts';
 import { newPasswordField, passwordField, required, smsCodeField, usernameField, V } from './rules.ts';
 
 const hostname = z.string().max(253).optional();
@@ -168,6 +169,8 @@ export const companyPublic = z.object({
 export type CompanyPublic = z.infer<typeof companyPublic>;
 
 export const hostnameQuery = z.strictObject({ hostname: z.string().max(253).optional() });
-export const idParams = z.strictObject({ id: z.coerce.number().int().positive({ error: V.invalid }) });
+export const idParams = z.strictObject({
+  id: z.coerce.number().int().positive({ error: V.invalid }).max(MAX_ROW_ID, { error: V.invalid }),
+});
 
 export const fieldErrors = z.object({ fields: z.record(z.string(), z.string()) });

@@ -16,6 +16,8 @@ export const ResultCode = {
   deviceFailed: 502,
   /** The module did not answer in time (or is offline): the command may not have been carried out. */
   deviceTimeout: 504,
+  /** Something this call needs is not installed on the server (ffmpeg for video). */
+  unavailable: 503,
 } as const;
 export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode];
 
@@ -66,3 +68,5 @@ export const MAX_SELECTED_ITEMS = 20;
 export const API_BASE = '/yewu';
 export const REQUEST_TIMEOUT_MS = 300_000;
 export const SIGN_WINDOW_SECONDS = 300;
+/** The largest row id (ids are 32-bit integers in PostgreSQL): a larger one names nothing and is refused. */
+export const MAX_ROW_ID = 2147483647;

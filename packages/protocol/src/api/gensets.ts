@@ -1,7 +1,7 @@
 // Request and response schemas of set management (spec 3 "Genset", spec 7 "Genset"): add, update, delete,
 // info, the company-wide list and "my gensets", subscriptions by code, and the list export.
 import { z } from 'zod';
-import { DEFAULT_PAGE_SIZE, MAX_SELECTED_ITEMS, PAGE_SIZES } from './codes.ts';
+import { DEFAULT_PAGE_SIZE, MAX_ROW_ID, MAX_SELECTED_ITEMS, PAGE_SIZES } from './codes.ts';
 import { setToken } from './devices.ts';
 import { protocolKeyField } from './protocols.ts';
 import { isAllowedUrl, V } from './rules.ts';
@@ -426,7 +426,11 @@ export const subListResponse = z.object({
 
 /** The owner (manage rights) changes a subscriber's rights. */
 export const subUpdateRequest = z.strictObject({
-  id: z.number({ error: V.required }).int({ error: V.invalid }).positive({ error: V.invalid }),
+  id: z
+    .number({ error: V.required })
+    .int({ error: V.invalid })
+    .positive({ error: V.invalid })
+    .max(MAX_ROW_ID, { error: V.invalid }),
   rights: gensetRights,
 });
 
@@ -435,7 +439,13 @@ export const subDelRequest = z
   .strictObject({
     token: setToken().optional(),
     ids: z
-      .array(z.number({ error: V.invalid }).int({ error: V.invalid }).positive({ error: V.invalid }))
+      .array(
+        z
+          .number({ error: V.invalid })
+          .int({ error: V.invalid })
+          .positive({ error: V.invalid })
+          .max(MAX_ROW_ID, { error: V.invalid }),
+      )
       .min(1, { error: V.required })
       .max(MAX_SELECTED_ITEMS, { error: V.maxSelected })
       .optional(),

@@ -299,24 +299,28 @@ export const DEFAULT_MULTI_ITEMS = [
   'run_hours',
 ] as const;
 
-export const multiStatusRequest = z.strictObject({
-  /** The sets to show, in this order; without it, the user's sets by name, paged. */
-  tokens: z
-    .array(setToken(), { error: V.invalid })
-    .min(1, { error: V.required })
-    .max(MAX_MULTI_SETS, {
-      error: V.tooLong,
-    })
-    .optional(),
-  items: z
-    .array(itemKeyField(), { error: V.invalid })
-    .min(1, { error: V.required })
-    .max(12, {
-      error: V.tooLong,
-    })
-    .optional(),
-  ...pageFields,
-});
+export const multiStatusRequest = z
+  .strictObject({
+    /** The members of this group (parallel or multi-machine), in the group's order, with its items by default. */
+    group: setToken().optional(),
+    /** The sets to show, in this order; without it, the user's sets by name, paged. */
+    tokens: z
+      .array(setToken(), { error: V.invalid })
+      .min(1, { error: V.required })
+      .max(MAX_MULTI_SETS, {
+        error: V.tooLong,
+      })
+      .optional(),
+    items: z
+      .array(itemKeyField(), { error: V.invalid })
+      .min(1, { error: V.required })
+      .max(12, {
+        error: V.tooLong,
+      })
+      .optional(),
+    ...pageFields,
+  })
+  .refine((v) => !(v.group && v.tokens), { path: ['tokens'], error: V.invalid });
 export type MultiStatusRequest = z.input<typeof multiStatusRequest>;
 
 export const multiStatusValue = historyColumn.extend({

@@ -8,3 +8,6 @@ export * from './protocols.ts';
 export * from './gensets.ts';
 export * from './history.ts';
 export * from './units.ts';
+export * from './groups.ts';
+export * from './reports.ts';
+export * from './video.ts';

@@ -16,7 +16,7 @@ import {
   statusRulesSchema,
 } from '../device-protocol/schema.ts';
 import { protocolTextSchema } from '../device-protocol/text.ts';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from './codes.ts';
+import { DEFAULT_PAGE_SIZE, MAX_ROW_ID, PAGE_SIZES } from './codes.ts';
 import { setToken } from './devices.ts';
 import { passwordField, V } from './rules.ts';
 
@@ -29,7 +29,7 @@ export const PROTOCOL_KEY_MAX = 60;
 
 /** A protocol version is named by its row id (one row per version). */
 const protocolId = () =>
-  z.number({ error: V.required }).int({ error: V.invalid }).positive({ error: V.invalid }).max(2147483647);
+  z.number({ error: V.required }).int({ error: V.invalid }).positive({ error: V.invalid }).max(MAX_ROW_ID);
 
 export const protocolKeyField = () =>
   z
@@ -40,7 +40,9 @@ export const protocolKeyField = () =>
     .regex(/^[a-z0-9][a-z0-9_.-]*$/, { error: V.invalid });
 
 export const protocolIdRequest = z.strictObject({ id: protocolId() });
-export const protocolIdParams = z.strictObject({ id: z.coerce.number().int().positive({ error: V.invalid }) });
+export const protocolIdParams = z.strictObject({
+  id: z.coerce.number().int().positive({ error: V.invalid }).max(MAX_ROW_ID, { error: V.invalid }),
+});
 
 export const protocolListRequest = z.strictObject({
   page: z.number({ error: V.invalid }).int({ error: V.invalid }).min(1, { error: V.invalid }).default(1),

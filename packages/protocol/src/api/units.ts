@@ -35,6 +35,7 @@ const RUSSIAN: Record<string, string> = {
   rpm: 'об/мин',
   RPM: 'об/мин',
   Pa: 'Па',
+  hPa: 'гПа',
   kPa: 'кПа',
   MPa: 'МПа',
   bar: 'бар',

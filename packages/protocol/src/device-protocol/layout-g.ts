@@ -31,6 +31,7 @@ const PAGE_INSTRUMENTS = 4;
 const PAGE_POWER = 6;
 const PAGE_COUNTERS = 7;
 const PAGE_ALARMS = 8;
+const PAGE_BUS = 9;
 const PAGE_LOCATION = 10;
 const PAGE_CONTROL = 16;
 const PAGE_CONFIG = 40;
@@ -365,6 +366,35 @@ const source: ProtocolDocumentInput = {
       type: 'u16',
       group: 'status',
     },
+
+    // The bus of a parallel group, as a paralleling controller measures it; "unimplemented" on a set without one.
+    register('bus_voltage', PAGE_BUS, 0, 'u32', 'generator', {
+      scale: 0.1,
+      decimals: 1,
+      unit: 'V',
+      noData: NO_DATA_32,
+    }),
+    register('bus_freq', PAGE_BUS, 2, 'u16', 'generator', { scale: 0.1, decimals: 1, unit: 'Hz', noData: NO_DATA_U16 }),
+    register('load_share', PAGE_BUS, 3, 'u16', 'generator', {
+      scale: 0.1,
+      decimals: 1,
+      unit: '%',
+      noData: NO_DATA_U16,
+    }),
+    register('bus_kw', PAGE_BUS, 4, 's32', 'generator', {
+      scale: 0.001,
+      decimals: 1,
+      unit: 'kW',
+      noData: [2147483647],
+    }),
+    register('bus_kva', PAGE_BUS, 6, 'u32', 'generator', {
+      scale: 0.001,
+      decimals: 1,
+      unit: 'kVA',
+      noData: NO_DATA_32,
+    }),
+    flagBit('bus_live', PAGE_BUS, 8, 0, 'generator'),
+    flagBit('synchronising', PAGE_BUS, 8, 1, 'generator'),
 
     register('latitude', PAGE_LOCATION, 0, 's32', 'location', {
       scale: 1e-6,

@@ -229,6 +229,24 @@ const source: ProtocolDocumentInput = {
     register('run_minutes', 34, 'u16', 'counters', { unit: 'min' }),
     register('starts', 35, 'u32', 'counters', { wordOrder: 'lo-hi', realtime: true }),
     register('kwh_total', 37, 'u32', 'counters', { wordOrder: 'lo-hi', unit: 'kWh', realtime: true }),
+    // The bus of a parallel group, as a paralleling controller measures it; "---" on a set without one.
+    register('bus_voltage', 40, 'u16', 'generator', { unit: 'V', noData: [65535] }),
+    register('bus_freq', 41, 'u16', 'generator', { scale: 0.01, decimals: 2, unit: 'Hz', noData: [65535] }),
+    register('bus_kw', 42, 'u32', 'generator', {
+      wordOrder: 'lo-hi',
+      scale: 0.1,
+      decimals: 1,
+      unit: 'kW',
+      noData: [4294967295],
+    }),
+    register('bus_kva', 44, 'u32', 'generator', {
+      wordOrder: 'lo-hi',
+      scale: 0.1,
+      decimals: 1,
+      unit: 'kVA',
+      noData: [4294967295],
+    }),
+    register('load_share', 46, 'u16', 'generator', { scale: 0.1, decimals: 1, unit: '%', noData: [65535] }),
     // 0x7FFFFFFF: no GPS fix yet.
     register('latitude', 48, 's32', 'location', {
       wordOrder: 'lo-hi',
@@ -258,6 +276,8 @@ const source: ProtocolDocumentInput = {
     coil('mode_manual', ITEM_NAMES.mode_manual, 10),
     coil('mode_stop', ITEM_NAMES.mode_stop, 11),
     coil('mode_test', ITEM_NAMES.mode_test, 12),
+    coil('bus_live', ITEM_NAMES.bus_live, 13, 'generator'),
+    coil('synchronising', ITEM_NAMES.synchronising, 14, 'generator'),
     ...alarmCodes.map((code) => coil(`alarm_${code}`, ALARM_TITLES[code], LAYOUT_S_ALARM_COILS[code])),
 
     {

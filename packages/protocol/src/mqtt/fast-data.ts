@@ -6,6 +6,7 @@ import type { ModemData, ModemDataBlock } from './messages.ts';
 import {
   MQTT_MAX_BITS_PER_BLOCK,
   MQTT_MAX_BLOCKS,
+  MQTT_MAX_EPOCH_MS,
   MQTT_MAX_ERROR_LENGTH,
   MQTT_MAX_WORDS_PER_BLOCK,
 } from './messages.ts';
@@ -42,7 +43,7 @@ export function readModemData(value: unknown): ModemData | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
   const m = value as Record<string, unknown>;
   const { seq, ts, port, address, blocks, error } = m;
-  if (!isInt(seq, 1, Number.MAX_SAFE_INTEGER) || !isInt(ts, 0, Number.MAX_SAFE_INTEGER)) return null;
+  if (!isInt(seq, 1, Number.MAX_SAFE_INTEGER) || !isInt(ts, 0, MQTT_MAX_EPOCH_MS)) return null;
   if (typeof port !== 'string' || !PORT_NAME.test(port)) return null;
   if (!isInt(address, 0, 255)) return null;
   if (!Array.isArray(blocks) || blocks.length > MQTT_MAX_BLOCKS) return null;

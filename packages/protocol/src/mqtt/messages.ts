@@ -21,7 +21,12 @@ export const MQTT_MIN_RATE_MS = 100;
 export const MQTT_MAX_RATE_MS = 24 * 3600 * 1000;
 
 const uint16 = () => z.int().min(0).max(0xffff);
-const epochMs = () => z.int().min(0);
+/**
+ * The last millisecond of the year 9999: a module's clock past it is nonsense, and time arithmetic on such
+ * values (the day a sample falls on in the set's time zone) leaves the range a date can hold.
+ */
+export const MQTT_MAX_EPOCH_MS = 253_402_300_799_999;
+const epochMs = () => z.int().min(0).max(MQTT_MAX_EPOCH_MS);
 const errorText = () => z.string().max(MQTT_MAX_ERROR_LENGTH);
 const rateMs = () => z.int().min(MQTT_MIN_RATE_MS).max(MQTT_MAX_RATE_MS);
 

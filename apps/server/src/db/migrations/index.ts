@@ -13,6 +13,9 @@ import { brokerCredentials } from './007-broker-credentials.ts';
 import { partitions } from './007-partitions.ts';
 import { setMerged } from './008-set-merged.ts';
 import { subscriptionVersion } from './009-subscription-version.ts';
+import { gensetGroups } from './010-genset-groups.ts';
+import { reports } from './011-reports.ts';
+import { cameras } from './012-cameras.ts';
 
 export function migrations(kind: DbKind): Record<string, Migration> {
   return {
@@ -26,5 +29,8 @@ export function migrations(kind: DbKind): Record<string, Migration> {
     '007-partitions': partitions(kind),
     '008-set-merged': setMerged(),
     '009-subscription-version': subscriptionVersion(kind),
+    '010-genset-groups': gensetGroups(kind),
+    '011-reports': reports(kind),
+    '012-cameras': cameras(kind),
   };
 }

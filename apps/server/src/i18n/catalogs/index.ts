@@ -4,7 +4,11 @@ import menu from './menu.ts';
 import gensets from './gensets.ts';
 import history from './history.ts';
 import protocolDocuments from './protocol-documents.ts';
+import groups from './groups.ts';
+import reports from './reports.ts';
+import limits from './limits.ts';
+import video from './video.ts';
 
 export type DomainCatalog = Record<Language, Record<string, string>>;
 
-export const domains: DomainCatalog[] = [menu, history, gensets, protocolDocuments];
+export const domains: DomainCatalog[] = [menu, history, gensets, protocolDocuments, groups, reports, limits, video];

@@ -18,6 +18,7 @@ import type { ProtocolStore } from '../devices/protocols.ts';
 import { alarmEntry, column } from '../history/service.ts';
 import { historySql } from '../history/sql.ts';
 import { visibleSets } from '../history/visibility.ts';
+import { createGroupRepository } from '../groups/repository.ts';
 
 const DAY = 86_400_000;
 const RANKING_DAYS = 30;
@@ -43,6 +44,7 @@ function position(lat: unknown, lng: unknown): { lat: number; lng: number } | nu
 export function createDashboardService(opts: DashboardOptions) {
   const { db, protocols } = opts;
   const q = historySql(opts.kind);
+  const groups = createGroupRepository(db);
 
   async function visible(ctx: SessionContext) {
     return visibleSets(db, ctx.user, ctx.grant);
@@ -161,9 +163,24 @@ export function createDashboardService(opts: DashboardOptions) {
 
     async multiStatus(
       ctx: SessionContext,
-      input: { tokens?: string[] | undefined; items?: string[] | undefined; page: number; size: number },
+      input: {
+        group?: string | undefined;
+        tokens?: string[] | undefined;
+        items?: string[] | undefined;
+        page: number;
+        size: number;
+      },
       lang: Language,
     ) {
+      if (input.group) {
+        // A group's members, in its order, with its items unless others are asked for; every member must be
+        // the user's to see, as with listed sets.
+        const group = await groups.byToken(input.group);
+        const members = group ? await groups.memberSets(group.token) : undefined;
+        if (!group || !members) throw notFound();
+        if (members.length === 0) return { list: [], total: 0, page: 1, size: 0 };
+        input = { ...input, tokens: members.map((m) => m.token), items: input.items ?? group.items };
+      }
       const sets = await visible(ctx);
       const columns = ['g.id', 'g.token', 'g.name', 'g.protocol_key', 'g.modem_id'] as const;
       let rows: { id: number; token: string; name: string; protocol_key: string; modem_id: number | null }[];

@@ -1,18 +1,20 @@
 // The demo fleet: in demo mode the server also runs simulated controllers and their cloud modules, so a
 // newcomer sees a live fleet within a minute: a standby set whose mains fail now and then, sets running on
-// load, a rental set on a trailer that moves, one drifting towards low fuel, and one whose module is offline.
+// load, a rental set on a trailer that moves, one drifting towards low fuel, one whose module is offline, and a
+// harbour power plant of two sets (one of each layout) on a common bus, ready to be started as a parallel group.
 import { createHmac } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import { layoutG, layoutS } from '@genset/protocol';
-import { startGensetSimulator, type RunningGensetSimulator } from '@genset/simulator';
+import { DEFAULT_GROUP_ITEMS, layoutG, layoutS, type GroupKind } from '@genset/protocol';
+import { ParallelBus, startGensetSimulator, type RunningGensetSimulator } from '@genset/simulator';
 import { startGateway, type Gateway, type GatewayLogger } from '@genset/gateway';
 import type { Db } from '../../db/database.ts';
 import { DEMO_ADMIN, DEMO_COMPANY_NAME } from '../../seed/demo.ts';
 import { gensetSearchText } from '../../db/migrations/004-gensets.ts';
 import { hashModemSecret } from './embedded-broker.ts';
 import type { Fleet } from './fleet.ts';
+import { createGroupRepository } from '../groups/repository.ts';
 
 interface DemoSet {
   modemKey: string;
@@ -21,7 +23,7 @@ interface DemoSet {
   ratedKw: number;
   position: { lat: number; lon: number };
   timeZone: string;
-  scenario: 'mainsFailures' | 'onLoad' | 'trailer' | 'lowFuel' | 'standby' | 'offline';
+  scenario: 'mainsFailures' | 'onLoad' | 'trailer' | 'lowFuel' | 'standby' | 'offline' | 'parallel';
 }
 
 export const DEMO_SETS: DemoSet[] = [
@@ -79,7 +81,34 @@ export const DEMO_SETS: DemoSet[] = [
     timeZone: 'Europe/London',
     scenario: 'offline',
   },
+  {
+    modemKey: 'DEMO-0007',
+    name: 'Harbour plant G1',
+    layout: 'S',
+    ratedKw: 400,
+    position: { lat: 39.4445, lon: -0.3166 },
+    timeZone: 'Europe/Madrid',
+    scenario: 'parallel',
+  },
+  {
+    modemKey: 'DEMO-0008',
+    name: 'Harbour plant G2',
+    layout: 'G',
+    ratedKw: 400,
+    position: { lat: 39.4447, lon: -0.3162 },
+    timeZone: 'Europe/Madrid',
+    scenario: 'parallel',
+  },
 ];
+
+/** The demo's groups, by their members' module ids: the harbour plant's bus, and two standby sites watched as one. */
+export const DEMO_GROUPS: { name: string; kind: GroupKind; members: string[] }[] = [
+  { name: 'Harbour power plant', kind: 'parallel', members: ['DEMO-0007', 'DEMO-0008'] },
+  { name: 'Standby sites, East Asia', kind: 'multi', members: ['DEMO-0001', 'DEMO-0005'] },
+];
+
+/** The harbour plant's load, shared by the sets on its bus. */
+const HARBOUR_LOAD_KW = 520;
 
 const TRAILER_PATH = [
   { lat: 41.0082, lon: 28.9784 },
@@ -180,6 +209,33 @@ function gatewayLogger(log: FastifyBaseLogger, modemKey: string): GatewayLogger 
   };
 }
 
+/** The demo groups, once: a group of that name already there (perhaps changed by a user) is left alone. */
+async function seedDemoGroups(db: Db, companyId: number) {
+  const groups = createGroupRepository(db);
+  for (const group of DEMO_GROUPS) {
+    if (await groups.nameTaken(companyId, group.name, null)) continue;
+    const sets = await db
+      .selectFrom('genset as g')
+      .innerJoin('modem as m', 'm.id', 'g.modem_id')
+      .select(['g.id', 'm.modem_key'])
+      .where('m.modem_key', 'in', group.members)
+      .where('g.deleted_at', 'is', null)
+      .execute();
+    const ids = group.members.map((key) => sets.find((s) => s.modem_key === key)?.id);
+    if (ids.some((id) => id === undefined)) continue;
+    const taken = await groups.takenBy(ids as number[], group.kind, null);
+    if (taken.length > 0) continue;
+    await groups.save({
+      id: null,
+      companyId,
+      name: group.name,
+      kind: group.kind,
+      items: [...DEFAULT_GROUP_ITEMS],
+      gensetIds: ids as number[],
+    });
+  }
+}
+
 export interface DemoFleet {
   /** The simulated controllers, named by their module's id (DEMO-0001 …), for a control API in tests and demos. */
   simulators: readonly RunningGensetSimulator[];
@@ -207,6 +263,8 @@ export async function startDemoFleet(opts: {
   const sims: RunningGensetSimulator[] = [];
   const gateways: Gateway[] = [];
   const timers: NodeJS.Timeout[] = [];
+  // The harbour plant is an island: no mains, its sets in MANUAL at rest until someone starts the group.
+  const harbourBus = new ParallelBus({ loadKw: HARBOUR_LOAD_KW, sharing: 'isochronous' });
   for (const [index, demo] of DEMO_SETS.entries()) {
     const secret = demoSecret(opts.signSecret, demo.modemKey);
     let modem = await db.selectFrom('modem').select(['id']).where('modem_key', '=', demo.modemKey).executeTakeFirst();
@@ -261,7 +319,7 @@ export async function startDemoFleet(opts: {
       seed: 100 + index,
       realtime: true,
       timeScale: 1,
-      mode: 'auto',
+      mode: demo.scenario === 'parallel' ? 'manual' : 'auto',
       settings: { rated_kw: demo.ratedKw },
       loadKw: demo.ratedKw * 0.6,
       fuelPercent: demo.scenario === 'lowFuel' ? 24 : 85,
@@ -273,6 +331,10 @@ export async function startDemoFleet(opts: {
     sims.push(sim);
     if (demo.scenario === 'onLoad' || demo.scenario === 'trailer' || demo.scenario === 'lowFuel') sim.cutMains();
     if (demo.scenario === 'trailer') sim.followPath(TRAILER_PATH, 40, true);
+    if (demo.scenario === 'parallel') {
+      sim.cutMains();
+      sim.joinBus(harbourBus);
+    }
     if (demo.scenario === 'mainsFailures') {
       // The mains fail for two minutes every ten: the set starts, takes the load, and stops after cooling.
       let cycle = 0;
@@ -311,6 +373,7 @@ export async function startDemoFleet(opts: {
     );
     gateways.push(gateway);
   }
+  await seedDemoGroups(db, company.id);
   opts.invalidate();
   for (const t of timers) t.unref();
   log.info({ sets: DEMO_SETS.length, live: gateways.length }, 'demo fleet running');

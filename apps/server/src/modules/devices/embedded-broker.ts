@@ -167,6 +167,8 @@ export async function startEmbeddedBroker(opts: {
     connected(modemKey) {
       return connected.has(modemKey);
     },
+    connectedCount: () => connected.size,
+    isUp: () => server.listening,
     async close() {
       for (const client of connected.values()) client.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -85,6 +85,7 @@ export async function connectMqttClientTransport(opts: MqttClientTransportOption
     },
     // Presence is the broker's; requests are sent and time out if nobody answers.
     connected: () => true,
+    isUp: () => client.connected,
     async close() {
       await client.endAsync();
     },

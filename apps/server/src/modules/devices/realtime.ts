@@ -1,7 +1,9 @@
 // The realtime WebSocket (/ws): the console names the set it watches in its `wshb` heartbeat; the server
 // checks the user's token and rights, then pushes `monitor` and `alarm` messages for that set only. A page
 // that shows many sets (the home page, the monitor grid) lists them in `tokens` (at most 100): it gets their
-// pushes too, but only the one `token` switches its module to the online rate.
+// pushes too, but only the one `token` switches its module to the online rate. A group's page names the group
+// in `group`: every member of a parallel or multi-machine group (at most 16) reports at the online rate then,
+// since the page is there to watch them act together (synchronise, share the load).
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from '@fastify/websocket';
 import { pickLanguage, ResultCode, type Language } from '@genset/protocol';
@@ -20,22 +22,36 @@ export const HEARTBEAT_TIMEOUT_MS = 300_000;
 /** The most sets one connection may list in `tokens`. */
 export const MAX_WATCHED_SETS = 100;
 
+/** A set token as the server makes them (base64url); anything else names no set and is not looked up. */
+const setToken = z
+  .string()
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]*$/);
+
 const heartbeat = z.object({
   method: z.literal('wshb'),
-  token: z.string().max(64).default(''),
-  tokens: z.array(z.string().max(64)).max(MAX_WATCHED_SETS).optional(),
+  token: setToken.default(''),
+  tokens: z.array(setToken).max(MAX_WATCHED_SETS).optional(),
+  group: setToken.optional(),
   utoken: z.string().max(100),
   language: z.string().max(20).optional(),
 });
 
 interface Watcher {
   socket: WebSocket;
+  /** The user of the last heartbeat: another user's heartbeat on the same connection starts from nothing. */
+  userId: number | null;
+  /** Heartbeats are handled one after the other, in the order they came. */
+  queue: Promise<void>;
   /** The set of `token`: watched at the online rate. */
   gensetId: number | null;
   token: string;
   /** The sets of `tokens` (id → token), and the list as last sent, to skip unchanged heartbeats. */
   many: Map<number, string>;
   manyKey: string;
+  /** The members of the watched group (id → token), at the online rate, and the group's token. */
+  group: Map<number, string>;
+  groupKey: string;
   lang: Language;
   timer: NodeJS.Timeout;
 }
@@ -47,6 +63,8 @@ export interface RealtimeOptions {
   planner: Planner;
   bus: RealtimeBus;
   snapshot: (gensetId: number) => Promise<{ monitor: MonitorMessage; alarm: AlarmMessage } | null>;
+  /** The member sets of a group, in order; undefined for an unknown group. */
+  groupMembers?: (groupToken: string) => Promise<{ id: number; token: string }[] | undefined>;
 }
 
 export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions) {
@@ -86,7 +104,7 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
     watchers.add(w);
   };
   const unfollow = (w: Watcher, gensetId: number) => {
-    if (w.gensetId === gensetId || w.many.has(gensetId)) return;
+    if (w.gensetId === gensetId || w.many.has(gensetId) || w.group.has(gensetId)) return;
     const set = bySet.get(gensetId);
     set?.delete(w);
     if (set && set.size === 0) bySet.delete(gensetId);
@@ -108,9 +126,19 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
     for (const id of ids) unfollow(w, id);
   }
 
+  async function stopWatchingGroup(w: Watcher) {
+    const ids = [...w.group.keys()];
+    w.group.clear();
+    w.groupKey = '';
+    for (const id of ids) {
+      unfollow(w, id);
+      await opts.planner.unwatch(id);
+    }
+  }
+
   async function pushSnapshot(w: Watcher, gensetId: number) {
     const snap = await opts.snapshot(gensetId);
-    if (snap && (w.gensetId === gensetId || w.many.has(gensetId))) {
+    if (snap && (w.gensetId === gensetId || w.many.has(gensetId) || w.group.has(gensetId))) {
       monitorPush(w, snap.monitor);
       alarmPush(w, snap.alarm);
     }
@@ -148,70 +176,119 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
     for (const id of added) await pushSnapshot(w, id);
   }
 
+  /** Watches every member of a group the user sees whole; a group with a member the user may not see is refused. */
+  async function watchGroup(w: Watcher, user: Parameters<Fleet['rightsOn']>[0], token: string) {
+    if (token === w.groupKey) return;
+    await stopWatchingGroup(w);
+    if (!token) return;
+    w.groupKey = token;
+    const members = (await opts.groupMembers?.(token)) ?? undefined;
+    const grant = await opts.accounts.grant(user);
+    const sets = [];
+    for (const member of members ?? []) {
+      const set = await opts.fleet.byToken(member.token);
+      if (!set || !(await opts.fleet.rightsOn(user, grant, set))) {
+        sets.length = 0;
+        break;
+      }
+      sets.push(set);
+    }
+    if (w.groupKey !== token) return; // a newer heartbeat took over
+    if (!members || sets.length !== members.length) {
+      send(w, { method: 'error', code: ResultCode.notFound, group: token, msg: translate(w.lang, 'errors.notFound') });
+      return;
+    }
+    for (const set of sets) {
+      w.group.set(set.id, set.token);
+      follow(w, set.id);
+      await opts.planner.watch(set.id);
+    }
+    for (const set of sets) await pushSnapshot(w, set.id);
+  }
+
   app.get('/ws', { websocket: true }, (socket) => {
     const w: Watcher = {
       socket,
+      userId: null,
+      queue: Promise.resolve(),
       gensetId: null,
       token: '',
       many: new Map(),
       manyKey: '',
+      group: new Map(),
+      groupKey: '',
       lang: 'en-US',
       timer: setTimeout(() => socket.close(4000, 'heartbeat timeout'), HEARTBEAT_TIMEOUT_MS),
     };
 
     socket.on('message', (raw) => {
-      void (async () => {
-        let parsed;
-        try {
-          parsed = heartbeat.safeParse(JSON.parse(String(raw)));
-        } catch {
-          parsed = null;
-        }
-        if (!parsed?.success) {
-          send(w, { method: 'error', code: ResultCode.invalid, msg: translate(w.lang, 'errors.invalidBody') });
-          return;
-        }
-        const hb = parsed.data;
-        w.lang = pickLanguage(hb.language);
-        clearTimeout(w.timer);
-        w.timer = setTimeout(() => socket.close(4000, 'heartbeat timeout'), HEARTBEAT_TIMEOUT_MS);
-        let session;
-        try {
-          session = await opts.auth.authenticate(hb.utoken);
-        } catch (err) {
-          const code = err instanceof AppError ? err.code : ResultCode.notSignedIn;
-          const msg = translate(w.lang, err instanceof AppError ? err.key : 'errors.notSignedIn');
-          send(w, { method: 'error', code, msg });
-          socket.close(4001, msg.slice(0, 100));
-          return;
-        }
-        if (hb.tokens) await watchMany(w, session.user, hb.tokens);
-        else if (w.many.size) stopWatchingMany(w);
-        if (hb.token === w.token && w.gensetId !== null) return;
-        await stopWatching(w);
-        if (!hb.token) return;
-        const set = await opts.fleet.byToken(hb.token);
-        const rights = set ? await opts.fleet.rightsOn(session.user, session.grant, set) : null;
-        if (!set || !rights) {
-          send(w, {
-            method: 'error',
-            code: ResultCode.notFound,
-            token: hb.token,
-            msg: translate(w.lang, 'errors.notFound'),
-          });
-          return;
-        }
-        w.gensetId = set.id;
-        w.token = set.token;
-        follow(w, set.id);
-        await opts.planner.watch(set.id);
-        await pushSnapshot(w, set.id);
-      })().catch((err: unknown) => app.log.error({ err }, 'realtime message failed'));
+      w.queue = w.queue
+        .then(async () => {
+          let parsed;
+          try {
+            parsed = heartbeat.safeParse(JSON.parse(String(raw)));
+          } catch {
+            parsed = null;
+          }
+          if (!parsed?.success) {
+            send(w, { method: 'error', code: ResultCode.invalid, msg: translate(w.lang, 'errors.invalidBody') });
+            return;
+          }
+          const hb = parsed.data;
+          w.lang = pickLanguage(hb.language);
+          clearTimeout(w.timer);
+          w.timer = setTimeout(() => socket.close(4000, 'heartbeat timeout'), HEARTBEAT_TIMEOUT_MS);
+          let session;
+          try {
+            session = await opts.auth.authenticate(hb.utoken);
+          } catch (err) {
+            const code = err instanceof AppError ? err.code : ResultCode.notSignedIn;
+            const msg = translate(w.lang, err instanceof AppError ? err.key : 'errors.notSignedIn');
+            send(w, { method: 'error', code, msg });
+            socket.close(4001, msg.slice(0, 100));
+            return;
+          }
+          if (w.userId !== session.user.id) {
+            // Someone else signed in on the same page: nothing the previous user watched is pushed to them.
+            stopWatchingMany(w);
+            await stopWatchingGroup(w);
+            await stopWatching(w);
+            w.userId = session.user.id;
+          }
+          if (hb.tokens) await watchMany(w, session.user, hb.tokens);
+          else if (w.many.size) stopWatchingMany(w);
+          await watchGroup(w, session.user, hb.group ?? '');
+          if (hb.token === w.token && w.gensetId !== null) {
+            // The same set again: still watched only while the user may still see it (rights change meanwhile).
+            const same = await opts.fleet.byToken(hb.token);
+            if (same?.id === w.gensetId && (await opts.fleet.rightsOn(session.user, session.grant, same))) return;
+          }
+          await stopWatching(w);
+          if (!hb.token) return;
+          const set = await opts.fleet.byToken(hb.token);
+          const rights = set ? await opts.fleet.rightsOn(session.user, session.grant, set) : null;
+          if (!set || !rights) {
+            send(w, {
+              method: 'error',
+              code: ResultCode.notFound,
+              token: hb.token,
+              msg: translate(w.lang, 'errors.notFound'),
+            });
+            return;
+          }
+          w.gensetId = set.id;
+          w.token = set.token;
+          follow(w, set.id);
+          await opts.planner.watch(set.id);
+          await pushSnapshot(w, set.id);
+        })
+        .catch((err: unknown) => app.log.error({ err }, 'realtime message failed'));
     });
 
     socket.on('close', () => {
       clearTimeout(w.timer);
       stopWatchingMany(w);
+      void stopWatchingGroup(w).catch((err: unknown) => app.log.warn({ err }, 'unwatch failed'));
       void stopWatching(w).catch((err: unknown) => app.log.warn({ err }, 'unwatch failed'));
     });
   });

@@ -20,5 +20,9 @@ export interface DeviceTransport {
   ): Promise<void>;
   /** Modems connected right now (embedded broker only). */
   connected(modemKey: string): boolean;
+  /** How many modules are connected now, where the transport knows (the embedded broker). */
+  connectedCount?(): number;
+  /** Whether modules can reach the server now: the embedded broker listens, the external one is connected. */
+  isUp?(): boolean;
   close(): Promise<void>;
 }

@@ -21,7 +21,7 @@ import { translate } from '../../i18n/messages.ts';
 import type { Grant } from '../account/service.ts';
 import type { SessionContext } from '../auth/service.ts';
 import { atLeast, newCode, type Fleet, type GensetRow } from '../devices/fleet.ts';
-import type { Ingest } from '../devices/ingest.ts';
+import type { Ingest } from '../devices/ingest/index.ts';
 import type { Planner } from '../devices/plans.ts';
 import type { ProtocolStore } from '../devices/protocols.ts';
 import type { DeviceService } from '../devices/service.ts';

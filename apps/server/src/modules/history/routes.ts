@@ -1,6 +1,6 @@
 // HTTP of a set's history, alarms and charts, its maintenance countdown and the runtime-data export (spec 7,
 // "Monitoring" and "Genset").
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   alarmChartRequest,
@@ -8,15 +8,18 @@ import {
   alarmHistoryRequest,
   alarmHistoryResponse,
   currentAlarmsResponse,
+  hasAnyPermission,
   historyChartRequest,
   historyChartResponse,
   historyTableRequest,
   historyTableResponse,
   maintainCountdownResponse,
   runtimeExportRequest,
+  Permission,
   tokenRequest,
 } from '@genset/protocol';
 import { envelope } from '../../lib/envelope.ts';
+import { forbidden } from '../../lib/errors.ts';
 import type { HistoryService } from './service.ts';
 import type { RuntimeExport } from './export.ts';
 
@@ -27,6 +30,11 @@ export async function historyRoutes(
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { history } = opts;
   const tags = ['history'];
+  /** The alarm history and chart are the alarm page's (menu `alarms`): only for roles with alarm:view. */
+  const alarmViewer = async (req: FastifyRequest) => {
+    await app.requireUser(req);
+    if (!hasAnyPermission(req.grant!.permissions, [Permission.alarmView])) throw forbidden();
+  };
 
   r.post('/history/chart', {
     schema: {
@@ -58,7 +66,7 @@ export async function historyRoutes(
       body: alarmHistoryRequest,
       response: { 200: envelope(alarmHistoryResponse) },
     },
-    preHandler: app.requireUser,
+    preHandler: alarmViewer,
     handler: async (req, reply) => reply.ok(await history.alarmHistory(req.session!, req.body, req.lang)),
   });
 
@@ -80,7 +88,7 @@ export async function historyRoutes(
       body: alarmChartRequest,
       response: { 200: envelope(alarmChartResponse) },
     },
-    preHandler: app.requireUser,
+    preHandler: alarmViewer,
     handler: async (req, reply) => reply.ok(await history.alarmChart(req.session!, req.body, req.timezone)),
   });
 

@@ -10,6 +10,7 @@ import { NewPasswordFields } from '../../components/new-password-fields.tsx';
 import { applyServerErrors } from '../../components/server-errors.ts';
 import { resetForgottenPassword } from './api.ts';
 import { CodeField } from './code-field.tsx';
+import { useRetryWait } from './retry-wait.ts';
 
 interface ForgetValues {
   username: string;
@@ -24,6 +25,7 @@ export function ForgetPage() {
   const { message } = AntApp.useApp();
   const [form] = Form.useForm<ForgetValues>();
   const navigate = useNavigate();
+  const wait = useRetryWait();
 
   const submit = useMutation({
     mutationFn: resetForgottenPassword,
@@ -31,7 +33,10 @@ export function ForgetPage() {
       void message.success(t('auth.forget.done'));
       navigate('/login', { replace: true });
     },
-    onError: (error) => applyServerErrors(form, error),
+    onError: (error) => {
+      applyServerErrors(form, error);
+      wait.waitAfter(error);
+    },
   });
 
   return (
@@ -51,8 +56,15 @@ export function ForgetPage() {
           </Form.Item>
           <CodeField form={form} purpose="reset" />
           <NewPasswordFields newLabel={t('auth.fields.newPassword')} repeatLabel={t('auth.fields.repeatPassword')} />
-          <Button type="primary" htmlType="submit" block size="large" loading={submit.isPending}>
-            {t('auth.forget.submit')}
+          <Button
+            type="primary"
+            htmlType="submit"
+            block
+            size="large"
+            loading={submit.isPending}
+            disabled={wait.waiting}
+          >
+            {wait.label ?? t('auth.forget.submit')}
           </Button>
         </Form>
         <div className="public-links">

@@ -14,6 +14,7 @@ import { useSession } from '../../stores/session.ts';
 import { safeRedirect } from '../../app/public-routes.ts';
 import { loginWithCode, loginWithPassword } from './api.ts';
 import { CodeField } from './code-field.tsx';
+import { useRetryWait } from './retry-wait.ts';
 
 type Mode = 'password' | 'code';
 
@@ -30,6 +31,7 @@ export function LoginPage() {
   const [mode, setMode] = useState<Mode>('password');
   const [params] = useSearchParams();
   const navigate = useNavigate();
+  const wait = useRetryWait();
 
   const signIn = useMutation({
     mutationFn: (values: LoginValues): Promise<LoginResponse> =>
@@ -40,7 +42,10 @@ export function LoginPage() {
       useSession.getState().signIn(login);
       navigate(safeRedirect(params.get('redirect')), { replace: true });
     },
-    onError: (error) => applyServerErrors(form, error),
+    onError: (error) => {
+      applyServerErrors(form, error);
+      wait.waitAfter(error);
+    },
   });
 
   return (
@@ -82,8 +87,16 @@ export function LoginPage() {
           ) : (
             <CodeField form={form} purpose="login" />
           )}
-          <Button type="primary" htmlType="submit" block size="large" loading={signIn.isPending}>
-            {t('auth.login.submit')}
+          <Button
+            type="primary"
+            htmlType="submit"
+            block
+            size="large"
+            loading={signIn.isPending}
+            disabled={wait.waiting}
+            data-testid="login-submit"
+          >
+            {wait.label ?? t('auth.login.submit')}
           </Button>
         </Form>
         <div className="public-links">

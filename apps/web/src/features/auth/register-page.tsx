@@ -12,6 +12,7 @@ import { NewPasswordFields } from '../../components/new-password-fields.tsx';
 import { applyServerErrors } from '../../components/server-errors.ts';
 import { register } from './api.ts';
 import { CodeField } from './code-field.tsx';
+import { useRetryWait } from './retry-wait.ts';
 
 interface RegisterValues {
   type: AccountType;
@@ -31,6 +32,7 @@ export function RegisterPage() {
   const [form] = Form.useForm<RegisterValues>();
   const [params] = useSearchParams();
   const navigate = useNavigate();
+  const wait = useRetryWait();
 
   const submit = useMutation({
     mutationFn: ({ agree: _agree, nickname, inviteCode, ...values }: RegisterValues) =>
@@ -44,7 +46,10 @@ export function RegisterPage() {
       useSession.getState().signIn(login);
       navigate('/index', { replace: true });
     },
-    onError: (error) => applyServerErrors(form, error),
+    onError: (error) => {
+      applyServerErrors(form, error);
+      wait.waitAfter(error);
+    },
   });
 
   return (
@@ -100,8 +105,15 @@ export function RegisterPage() {
               />
             </Checkbox>
           </Form.Item>
-          <Button type="primary" htmlType="submit" block size="large" loading={submit.isPending}>
-            {t('auth.register.submit')}
+          <Button
+            type="primary"
+            htmlType="submit"
+            block
+            size="large"
+            loading={submit.isPending}
+            disabled={wait.waiting}
+          >
+            {wait.label ?? t('auth.register.submit')}
           </Button>
         </Form>
         <div className="public-links">

@@ -7,14 +7,17 @@ import {
   DashboardOutlined,
   DeleteOutlined,
   EditOutlined,
+  FileTextOutlined,
   LineChartOutlined,
   SettingOutlined,
   TeamOutlined,
+  VideoCameraOutlined,
 } from '@ant-design/icons';
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useState } from 'react';
-import { isAllowedUrl, type GensetInfo } from '@genset/protocol';
+import { isAllowedUrl, Permission, type GensetInfo } from '@genset/protocol';
+import { Authorized } from '../../components/authorized.tsx';
 import { ErrorState } from '../../components/error-state.tsx';
 import { FullPageLoading } from '../../components/full-page-loading.tsx';
 import { FleetMap } from '../../components/map/fleet-map.tsx';
@@ -155,6 +158,14 @@ export function GensetDetailPage() {
             </Button>
             <Button icon={<AlertOutlined />} onClick={() => void navigate(setLinks.alarms(token))}>
               {t('gensets.actions.alarms')}
+            </Button>
+            <Authorized require={[Permission.gensetReport]}>
+              <Button icon={<FileTextOutlined />} onClick={() => void navigate(setLinks.report(token))}>
+                {t('reports.title')}
+              </Button>
+            </Authorized>
+            <Button icon={<VideoCameraOutlined />} onClick={() => void navigate(setLinks.video(token))}>
+              {t('video.open')}
             </Button>
             {control ? (
               <Button icon={<SettingOutlined />} onClick={() => void navigate(setLinks.config(token))}>

@@ -6,4 +6,6 @@ export const setLinks = {
   config: (token: string) => `/crewmanage/gconfig?token=${encodeURIComponent(token)}`,
   history: (token: string) => `/genset/history?token=${encodeURIComponent(token)}`,
   alarms: (token: string) => `/genset/alarms?token=${encodeURIComponent(token)}`,
+  report: (token: string) => `/crewmanage/report/${encodeURIComponent(token)}`,
+  video: (token: string) => `/crewmanage/monitorVideo?token=${encodeURIComponent(token)}`,
 };

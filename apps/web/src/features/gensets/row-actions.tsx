@@ -6,15 +6,18 @@ import {
   DeleteOutlined,
   DisconnectOutlined,
   EditOutlined,
+  FileTextOutlined,
   LineChartOutlined,
   MoreOutlined,
   ProfileOutlined,
   SettingOutlined,
   TeamOutlined,
+  VideoCameraOutlined,
 } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { GensetListItem } from '@genset/protocol';
+import { Permission, type GensetListItem } from '@genset/protocol';
+import { useAuthorized } from '../../components/use-authorized.ts';
 import { setLinks } from './links.ts';
 
 export interface RowActionHandlers {
@@ -37,6 +40,7 @@ export function RowActions({
   const navigate = useNavigate();
   const manage = set.rights === 'manage';
   const control = manage || set.rights === 'control';
+  const reports = useAuthorized()([Permission.gensetReport]);
 
   const items: MenuProps['items'] = [
     ...(compact
@@ -46,6 +50,8 @@ export function RowActions({
         ]
       : []),
     { key: 'history', icon: <LineChartOutlined />, label: t('gensets.actions.history') },
+    ...(reports ? [{ key: 'report', icon: <FileTextOutlined />, label: t('reports.title') }] : []),
+    { key: 'video', icon: <VideoCameraOutlined />, label: t('video.open') },
     ...(control ? [{ key: 'config', icon: <SettingOutlined />, label: t('gensets.actions.config') }] : []),
     ...(manage ? [{ key: 'subscribers', icon: <TeamOutlined />, label: t('gensets.actions.subscribers') }] : []),
     ...(handlers.onLeave && !set.owned
@@ -63,6 +69,8 @@ export function RowActions({
     if (key === 'detail') void navigate(setLinks.detail(set.token));
     if (key === 'edit') void navigate(setLinks.edit(set.token));
     if (key === 'history') void navigate(setLinks.history(set.token));
+    if (key === 'report') void navigate(setLinks.report(set.token));
+    if (key === 'video') void navigate(setLinks.video(set.token));
     if (key === 'config') void navigate(setLinks.config(set.token));
     if (key === 'subscribers') handlers.onSubscribers(set);
     if (key === 'leave') handlers.onLeave?.(set);

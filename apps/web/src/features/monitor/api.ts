@@ -6,7 +6,6 @@ import type {
   AlarmChartResponse,
   AlarmHistoryRequest,
   AlarmHistoryResponse,
-  Envelope,
   GensetInfo,
   GensetListRequest,
   GensetListResponse,
@@ -16,19 +15,16 @@ import type {
   MultiStatusResponse,
   SetInfo,
 } from '@genset/protocol';
-import { post, request } from '../../api/request.ts';
+import { post } from '../../api/request.ts';
+import { commandKeys } from '../../api/commands.ts';
+
+export { sendAction, useCommands, type CommandOutcome, type SetCommand } from '../../api/commands.ts';
 
 export interface MonitorList {
   status: number;
   alarmnum: number;
   ts: number | null;
   items: MonitorItem[];
-}
-
-export interface SetCommand {
-  key: string;
-  title: string;
-  risky: boolean;
 }
 
 export interface ItemMeta {
@@ -46,15 +42,9 @@ export interface ItemSelection {
   available: (ItemMeta & { realtime: boolean })[];
 }
 
-export interface CommandOutcome {
-  state: 'ok' | 'error';
-  requestId: string | null;
-  info: string;
-}
-
 export const monitorKeys = {
   list: (token: string) => ['devices', 'monitorList', { token }] as const,
-  commands: (token: string) => ['devices', 'commands', { token }] as const,
+  commands: commandKeys.list,
   selection: (token: string) => ['deviceitems', 'select', { token }] as const,
   alarms: (token: string) => ['alarms', { token }] as const,
   alarmHistory: (params: AlarmHistoryRequest) => ['alarms', { token: params.token }, 'history', params] as const,
@@ -80,23 +70,6 @@ export function useMonitorList(token: string) {
     queryKey: monitorKeys.list(token),
     queryFn: ({ signal }) => post<MonitorList>('/realTimeData/monitorList', { token }, { signal }),
     enabled: Boolean(token),
-  });
-}
-
-export function useCommands(token: string, enabled = true) {
-  return useQuery({
-    queryKey: monitorKeys.commands(token),
-    queryFn: ({ signal }) => post<SetCommand[]>('/devicedata/commands', { token }, { signal }),
-    enabled: Boolean(token) && enabled,
-    staleTime: 5 * 60_000,
-  });
-}
-
-/** The raw answer of a command (spec 8: no toast from the request layer; the caller shows the outcome). */
-export function sendAction(token: string, action: string, password?: string): Promise<Envelope<CommandOutcome>> {
-  return request<Envelope<CommandOutcome>>('/devicedata/sendaction', {
-    method: 'POST',
-    data: password === undefined ? { token, action } : { token, action, password },
   });
 }
 

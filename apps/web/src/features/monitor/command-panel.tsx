@@ -6,7 +6,7 @@ import { WarningOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../../components/error-state.tsx';
 import { useCommands, type SetCommand } from './api.ts';
-import { CommandDialog } from './command-dialog.tsx';
+import { CommandDialog } from '../../components/command-dialog.tsx';
 
 /** The usual order on a controller's front panel; commands a protocol adds come after these. */
 const ORDER = ['start', 'stop', 'manual', 'auto', 'test', 'fault_reset', 'gen_breaker', 'mains_breaker'];

@@ -2,6 +2,8 @@
 // values, kept live over one realtime connection; a status filter and paging for large fleets.
 import { useState } from 'react';
 import { Col, Pagination, Row, Segmented, Skeleton, Space } from 'antd';
+import { ClusterOutlined } from '@ant-design/icons';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../../components/error-state.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
@@ -39,6 +41,9 @@ export function ManyMonitorPage() {
   return (
     <div className="monitor-page" data-testid="many-monitor">
       <MonitorHeader title={t('live.many.title')}>
+        <Link to="/genset/groups" className="monitor-header-link" data-testid="many-groups-link">
+          <ClusterOutlined /> {t('live.many.groups')}
+        </Link>
         <ConnectionTag connection={fleet.connection} />
       </MonitorHeader>
       <main className="monitor-body">

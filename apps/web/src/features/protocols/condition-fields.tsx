@@ -1,10 +1,11 @@
 // A test on an item's value (alarm conditions, command preconditions): set, clear, a bit, equal to a value,
 // in or not in a list of values.
-import { Col, Form, Input, InputNumber, Row, Select } from 'antd';
+import { Col, Form, InputNumber, Row, Select } from 'antd';
 import type { NamePath } from 'antd/es/form/interface';
 import { useTranslation } from 'react-i18next';
 import type { Condition } from '@genset/protocol';
 import { parseNumberList, useDocumentRules } from './document-rules.ts';
+import { NumberListField } from './editor-fields.tsx';
 
 export const CONDITION_OPS = ['set', 'clear', 'bit', 'equals', 'in', 'notIn'] as const;
 
@@ -86,16 +87,7 @@ export function ConditionFields({ name, label }: { name: NamePath; label: string
             <InputNumber style={{ width: '100%' }} />
           </Form.Item>
         )}
-        {(op === 'in' || op === 'notIn') && (
-          <Form.Item
-            name={[...path, 'values']}
-            label={t('protocols.fields.values')}
-            tooltip={t('protocols.hints.numberList')}
-            rules={rules.numberList}
-          >
-            <Input />
-          </Form.Item>
-        )}
+        {(op === 'in' || op === 'notIn') && <NumberListField name={[...path, 'values']} />}
       </Col>
     </Row>
   );

@@ -1,13 +1,11 @@
 // /com/module/configNav/{id}: the configuration menu, the tree the parameters sit in (remote configuration
 // reads one menu with the menus below it).
-import { Form, Input, Select } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { Form, Select } from 'antd';
 import type { ConfigMenu, ProtocolText } from '@genset/protocol';
-import { storedLanguage } from '../../i18n/languages.ts';
-import { useDocumentRules } from './document-rules.ts';
-import { SectionPage } from './section-page.tsx';
-import { SectionTable } from './section-table.tsx';
-import { TextFields } from './text-fields.tsx';
+import type { Language } from '../../i18n/languages.ts';
+import { KeyNameFields, useEditor } from './editor-fields.tsx';
+import { sectionScreen, useSection } from './section-page.tsx';
+import { ListTable } from './section-table.tsx';
 
 interface MenuForm {
   key: string;
@@ -33,6 +31,14 @@ export function menuTree(menus: readonly ConfigMenu[]): { menu: ConfigMenu; dept
   return out;
 }
 
+/** Menus in tree order as choices, indented by depth. */
+export function menuOptions(tree: { menu: ConfigMenu; depth: number }[], lang: Language) {
+  return tree.map((entry) => ({
+    value: entry.menu.key,
+    label: `${'— '.repeat(entry.depth)}${entry.menu.name[lang]} (${entry.menu.key})`,
+  }));
+}
+
 /** The menu and every menu below it. */
 export function subtreeOf(menus: readonly ConfigMenu[], key: string): Set<string> {
   const keys = new Set([key]);
@@ -49,91 +55,64 @@ export function subtreeOf(menus: readonly ConfigMenu[], key: string): Set<string
   return keys;
 }
 
-export function ConfigMenusPage() {
-  const { t } = useTranslation();
-  const rules = useDocumentRules();
-  const lang = storedLanguage();
+function ConfigMenusTable() {
+  const { t, lang } = useEditor();
+  const { detail } = useSection();
+  const tree = menuTree(detail.configMenus);
+  const depth = new Map(tree.map((entry) => [entry.menu.key, entry.depth]));
+  const nameOf = (key: string | undefined) =>
+    detail.configMenus.find((m) => m.key === key)?.name[lang] ?? t('common.none');
   return (
-    <SectionPage section="configMenus">
-      {({ detail, save, canEdit }) => {
-        const tree = menuTree(detail.configMenus);
-        const depth = new Map(tree.map((entry) => [entry.menu.key, entry.depth]));
-        const nameOf = (key: string | undefined) =>
-          detail.configMenus.find((m) => m.key === key)?.name[lang] ?? t('common.none');
+    <ListTable<'configMenus', MenuForm>
+      list="configMenus"
+      text="name"
+      rows={tree.map((entry) => entry.menu)}
+      renderKey={(row) => (
+        <span style={{ paddingInlineStart: (depth.get(row.key) ?? 0) * 20 }}>
+          {(depth.get(row.key) ?? 0) > 0 ? '└ ' : ''}
+          {row.key}
+        </span>
+      )}
+      columns={[
+        { key: 'parent', title: t('protocols.fields.parent'), render: (_v, row) => nameOf(row.parent) },
+        {
+          key: 'params',
+          title: t('protocols.fields.paramCount'),
+          render: (_v, row) => detail.configParams.filter((p) => p.menu === row.key).length,
+        },
+      ]}
+      deleteBlocker={(row) => {
+        const children = detail.configMenus.filter((m) => m.parent === row.key).map((m) => m.key);
+        if (children.length > 0) return t('protocols.blockers.menuHasChildren', { names: children.join(', ') });
+        const params = detail.configParams.filter((p) => p.menu === row.key).map((p) => p.key);
+        if (params.length > 0) return t('protocols.blockers.menuHasParams', { names: params.join(', ') });
+        return null;
+      }}
+      fields={(editing, taken) => {
+        const excluded = editing ? subtreeOf(detail.configMenus, editing.key) : new Set<string>();
         return (
-          <SectionTable<ConfigMenu, MenuForm>
-            name="configMenus"
-            rows={tree.map((entry) => entry.menu)}
-            rowKey={(row) => row.key}
-            describe={(row) => row.key}
-            canEdit={canEdit}
-            matches={(row, q) => row.key.includes(q) || row.name[lang].toLowerCase().includes(q)}
-            columns={[
-              {
-                key: 'key',
-                title: t('protocols.fields.key'),
-                render: (_v, row) => (
-                  <span style={{ paddingInlineStart: (depth.get(row.key) ?? 0) * 20 }}>
-                    {(depth.get(row.key) ?? 0) > 0 ? '└ ' : ''}
-                    {row.key}
-                  </span>
-                ),
-              },
-              { key: 'name', title: t('protocols.fields.name'), render: (_v, row) => row.name[lang] },
-              { key: 'parent', title: t('protocols.fields.parent'), render: (_v, row) => nameOf(row.parent) },
-              {
-                key: 'params',
-                title: t('protocols.fields.paramCount'),
-                render: (_v, row) => detail.configParams.filter((p) => p.menu === row.key).length,
-              },
-            ]}
-            deleteBlocker={(row) => {
-              const children = detail.configMenus.filter((m) => m.parent === row.key).map((m) => m.key);
-              if (children.length > 0) return t('protocols.blockers.menuHasChildren', { names: children.join(', ') });
-              const params = detail.configParams.filter((p) => p.menu === row.key).map((p) => p.key);
-              if (params.length > 0) return t('protocols.blockers.menuHasParams', { names: params.join(', ') });
-              return null;
-            }}
-            fields={(editing) => {
-              const excluded = editing ? subtreeOf(detail.configMenus, editing.key) : new Set<string>();
-              return (
-                <>
-                  <Form.Item
-                    name="key"
-                    label={t('protocols.fields.key')}
-                    rules={rules.key(detail.configMenus.filter((m) => m !== editing).map((m) => m.key))}
-                    tooltip={t('protocols.hints.key')}
-                  >
-                    <Input maxLength={60} spellCheck={false} disabled={editing !== null} />
-                  </Form.Item>
-                  <TextFields name="name" label={t('protocols.fields.name')} />
-                  <Form.Item name="parent" label={t('protocols.fields.parent')} tooltip={t('protocols.hints.parent')}>
-                    <Select
-                      allowClear
-                      options={tree
-                        .filter((entry) => !excluded.has(entry.menu.key))
-                        .map((entry) => ({
-                          value: entry.menu.key,
-                          label: `${'— '.repeat(entry.depth)}${entry.menu.name[lang]} (${entry.menu.key})`,
-                        }))}
-                    />
-                  </Form.Item>
-                </>
-              );
-            }}
-            toValues={(row) => ({ ...row })}
-            fromValues={(values) => ({
-              key: values.key.trim(),
-              name: values.name,
-              ...(values.parent ? { parent: values.parent } : {}),
-            })}
-            onSave={(configMenus) => save({ configMenus })}
-            addText={t('protocols.configMenus.add')}
-            createTitle={t('protocols.configMenus.create')}
-            editTitle={t('protocols.configMenus.edit')}
-          />
+          <>
+            <KeyNameFields taken={taken} fixed={editing !== null} />
+            <Form.Item name="parent" label={t('protocols.fields.parent')} tooltip={t('protocols.hints.parent')}>
+              <Select
+                allowClear
+                options={menuOptions(
+                  tree.filter((entry) => !excluded.has(entry.menu.key)),
+                  lang,
+                )}
+              />
+            </Form.Item>
+          </>
         );
       }}
-    </SectionPage>
+      toValues={(row) => ({ ...row })}
+      fromValues={(values) => ({
+        key: values.key.trim(),
+        name: values.name,
+        ...(values.parent ? { parent: values.parent } : {}),
+      })}
+    />
   );
 }
+
+export const ConfigMenusPage = sectionScreen('configMenus', ConfigMenusTable);

@@ -3,6 +3,7 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FormRule } from 'antd';
+import type { NamePath } from 'antd/es/form/interface';
 import { PROTOCOL_KEY_MAX, V } from '@genset/protocol';
 
 export const KEY_PATTERN = /^[a-z][a-z0-9_]*$/;
@@ -17,6 +18,14 @@ export function parseNumberList(text: string | undefined): number[] | null {
     .filter(Boolean);
   const numbers = parts.map(Number);
   return numbers.every((n) => Number.isFinite(n)) ? numbers : null;
+}
+
+/** A rule that holds when `ok` says so of the value (other fields' values through `get`), else says `message`. */
+export function check(ok: (value: unknown, get: (name: NamePath) => unknown) => boolean, message: string): FormRule {
+  return ({ getFieldValue }) => ({
+    validator: (_rule, value: unknown) =>
+      ok(value, getFieldValue) ? Promise.resolve() : Promise.reject(new Error(message)),
+  });
 }
 
 export function useDocumentRules() {

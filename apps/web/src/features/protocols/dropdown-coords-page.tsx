@@ -2,9 +2,7 @@
 // the parameter sits (menu path, holding register, registers, write function code), at which bits of the
 // register (or the whole register) and the value each label writes there.
 import { Form, Select, Tag, Typography } from 'antd';
-import { useTranslation } from 'react-i18next';
 import type { BitField, ConfigParam } from '@genset/protocol';
-import { storedLanguage } from '../../i18n/languages.ts';
 import {
   bitsFromValues,
   BitsFields,
@@ -15,8 +13,8 @@ import {
   type BitsValues,
 } from './bits-fields.tsx';
 import { rangeText } from './config-params-page.tsx';
-import { useDocumentRules } from './document-rules.ts';
-import { SectionPage } from './section-page.tsx';
+import { useEditor } from './editor-fields.tsx';
+import { sectionScreen, type SectionContext } from './section-page.tsx';
 import { SectionTable } from './section-table.tsx';
 
 /** A parameter with a dropdown: a shared list by key, or (older documents) options of its own. */
@@ -32,129 +30,118 @@ interface CoordinateForm extends BitsValues {
   list: string;
 }
 
-export function DropdownCoordsPage() {
-  const { t } = useTranslation();
-  const rules = useDocumentRules();
-  const lang = storedLanguage();
+function CoordinatesTable({ detail, save, canEdit }: SectionContext) {
+  const { t, lang } = useEditor();
+  const paramOf = (key: string) => detail.configParams.find((p) => p.key === key);
+  const listOf = (key: string | null) => detail.optionLists.find((l) => l.key === key);
+  const where = (key: string) => detail.coordinates.find((c) => c.param === key);
+  const rows: Coordinate[] = detail.configParams
+    .filter((p) => p.options && p.options.length > 0)
+    .map((p) => ({ param: p.key, list: p.optionList ?? null, bits: p.bits ?? null }));
+
+  // A parameter whose dropdown is detached keeps its place in the register.
+  const toParams = (coordinates: Coordinate[]): ConfigParam[] =>
+    detail.configParams.map((param) => {
+      const { optionList: _list, options, ...rest } = param;
+      const coordinate = coordinates.find((c) => c.param === param.key);
+      if (!coordinate) return rest;
+      const { bits: _bits, ...unplaced } = rest;
+      const placed = coordinate.bits ? { ...unplaced, bits: coordinate.bits } : unplaced;
+      if (coordinate.list === null) return { ...placed, ...(options ? { options } : {}) };
+      return { ...placed, optionList: coordinate.list, options: listOf(coordinate.list)?.options ?? [] };
+    });
+
   return (
-    <SectionPage section="coordinates">
-      {({ detail, save, canEdit }) => {
-        const paramOf = (key: string) => detail.configParams.find((p) => p.key === key);
-        const listOf = (key: string | null) => detail.optionLists.find((l) => l.key === key);
-        const where = (key: string) => detail.coordinates.find((c) => c.param === key);
-        const rows: Coordinate[] = detail.configParams
-          .filter((p) => p.options && p.options.length > 0)
-          .map((p) => ({ param: p.key, list: p.optionList ?? null, bits: p.bits ?? null }));
-
-        // A parameter whose dropdown is detached keeps its place in the register.
-        const toParams = (coordinates: Coordinate[]): ConfigParam[] =>
-          detail.configParams.map((param) => {
-            const { optionList: _list, options, ...rest } = param;
-            const coordinate = coordinates.find((c) => c.param === param.key);
-            if (!coordinate) return rest;
-            const { bits: _bits, ...unplaced } = rest;
-            const placed = coordinate.bits ? { ...unplaced, bits: coordinate.bits } : unplaced;
-            if (coordinate.list === null) return { ...placed, ...(options ? { options } : {}) };
-            return { ...placed, optionList: coordinate.list, options: listOf(coordinate.list)?.options ?? [] };
-          });
-
-        return (
-          <SectionTable<Coordinate, CoordinateForm>
-            name="coordinates"
-            rows={rows}
-            rowKey={(row) => row.param}
-            describe={(row) => row.param}
-            canEdit={canEdit}
-            matches={(row, q) =>
-              row.param.includes(q) ||
-              (row.list ?? '').includes(q) ||
-              (paramOf(row.param)?.name[lang].toLowerCase().includes(q) ?? false)
-            }
-            columns={[
-              {
-                key: 'param',
-                title: t('protocols.fields.param'),
-                render: (_v, row) => (
-                  <>
-                    {paramOf(row.param)?.name[lang]} <Typography.Text code>{row.param}</Typography.Text>
-                  </>
-                ),
-              },
-              {
-                key: 'list',
-                title: t('protocols.fields.optionList'),
-                render: (_v, row) =>
-                  row.list ? (
-                    <Tag color="blue">{listOf(row.list)?.name[lang] ?? row.list}</Tag>
-                  ) : (
-                    <Tag>{t('protocols.coordinates.ownOptions')}</Tag>
-                  ),
-              },
-              {
-                key: 'menuPath',
-                title: t('protocols.fields.menuPath'),
-                render: (_v, row) =>
-                  (where(row.param)?.menuPath ?? [])
-                    .map((key) => detail.configMenus.find((m) => m.key === key)?.name[lang] ?? key)
-                    .join(' › '),
-              },
-              {
-                key: 'register',
-                title: t('protocols.fields.register'),
-                render: (_v, row) => {
-                  const c = where(row.param);
-                  return c
-                    ? t('protocols.coordinates.register', { address: c.address, registers: c.registers, fc: c.writeFc })
-                    : t('common.none');
-                },
-              },
-              {
-                key: 'bits',
-                title: t('protocols.fields.bits'),
-                render: (_v, row) =>
-                  row.bits ? <Tag color="purple">{bitsText(t, row.bits)}</Tag> : bitsText(t, row.bits),
-              },
-              {
-                key: 'values',
-                title: t('protocols.fields.values'),
-                render: (_v, row) =>
-                  (paramOf(row.param)?.options ?? []).map((o) => `${o.value} = ${o.label[lang]}`).join(' · '),
-              },
-            ]}
-            fields={(editing) => (
-              <CoordinateFields
-                editing={editing}
-                params={detail.configParams.filter(
-                  (p) => p.key === editing?.param || !rows.some((row) => row.param === p.key),
-                )}
-                lists={detail.optionLists.map((l) => ({
-                  value: l.key,
-                  label: `${l.name[lang]} (${l.key}): ${l.options.map((o) => o.value).join(', ')}`,
-                }))}
-                paramOf={paramOf}
-                listOf={listOf}
-                allParams={detail.configParams}
-                rules={rules}
-              />
-            )}
-            toValues={(row) => ({ param: row.param, list: row.list ?? '', ...bitsToValues(row.bits) })}
-            newValues={() => ({ placement: 'whole' })}
-            fromValues={(values) => ({
-              param: values.param,
-              list: values.list,
-              bits: takesBits(paramOf(values.param)?.type) ? (bitsFromValues(values) ?? null) : null,
-            })}
-            onSave={(coordinates) => save({ configParams: toParams(coordinates) })}
-            addText={t('protocols.coordinates.add')}
-            createTitle={t('protocols.coordinates.create')}
-            editTitle={t('protocols.coordinates.edit')}
-            modalWidth={640}
-          />
-        );
-      }}
-    </SectionPage>
+    <SectionTable<Coordinate, CoordinateForm>
+      name="coordinates"
+      rows={rows}
+      rowKey={(row) => row.param}
+      describe={(row) => row.param}
+      canEdit={canEdit}
+      matches={(row, q) =>
+        row.param.includes(q) ||
+        (row.list ?? '').includes(q) ||
+        (paramOf(row.param)?.name[lang].toLowerCase().includes(q) ?? false)
+      }
+      columns={[
+        {
+          key: 'param',
+          title: t('protocols.fields.param'),
+          render: (_v, row) => (
+            <>
+              {paramOf(row.param)?.name[lang]} <Typography.Text code>{row.param}</Typography.Text>
+            </>
+          ),
+        },
+        {
+          key: 'list',
+          title: t('protocols.fields.optionList'),
+          render: (_v, row) =>
+            row.list ? (
+              <Tag color="blue">{listOf(row.list)?.name[lang] ?? row.list}</Tag>
+            ) : (
+              <Tag>{t('protocols.coordinates.ownOptions')}</Tag>
+            ),
+        },
+        {
+          key: 'menuPath',
+          title: t('protocols.fields.menuPath'),
+          render: (_v, row) =>
+            (where(row.param)?.menuPath ?? [])
+              .map((key) => detail.configMenus.find((m) => m.key === key)?.name[lang] ?? key)
+              .join(' › '),
+        },
+        {
+          key: 'register',
+          title: t('protocols.fields.register'),
+          render: (_v, row) => {
+            const c = where(row.param);
+            return c
+              ? t('protocols.coordinates.register', { address: c.address, registers: c.registers, fc: c.writeFc })
+              : t('common.none');
+          },
+        },
+        {
+          key: 'bits',
+          title: t('protocols.fields.bits'),
+          render: (_v, row) => (row.bits ? <Tag color="purple">{bitsText(t, row.bits)}</Tag> : bitsText(t, row.bits)),
+        },
+        {
+          key: 'values',
+          title: t('protocols.fields.values'),
+          render: (_v, row) =>
+            (paramOf(row.param)?.options ?? []).map((o) => `${o.value} = ${o.label[lang]}`).join(' · '),
+        },
+      ]}
+      fields={(editing) => (
+        <CoordinateFields
+          editing={editing}
+          params={detail.configParams.filter(
+            (p) => p.key === editing?.param || !rows.some((row) => row.param === p.key),
+          )}
+          lists={detail.optionLists.map((l) => ({
+            value: l.key,
+            label: `${l.name[lang]} (${l.key}): ${l.options.map((o) => o.value).join(', ')}`,
+          }))}
+          paramOf={paramOf}
+          listOf={listOf}
+          allParams={detail.configParams}
+        />
+      )}
+      toValues={(row) => ({ param: row.param, list: row.list ?? '', ...bitsToValues(row.bits) })}
+      newValues={() => ({ placement: 'whole' })}
+      fromValues={(values) => ({
+        param: values.param,
+        list: values.list,
+        bits: takesBits(paramOf(values.param)?.type) ? (bitsFromValues(values) ?? null) : null,
+      })}
+      onSave={(coordinates) => save({ configParams: toParams(coordinates) })}
+      modalWidth={640}
+    />
   );
 }
+
+export const DropdownCoordsPage = sectionScreen('coordinates', CoordinatesTable);
 
 function CoordinateFields(props: {
   editing: Coordinate | null;
@@ -163,15 +150,13 @@ function CoordinateFields(props: {
   paramOf: (key: string) => ConfigParam | undefined;
   listOf: (key: string | null) => { options: { value: number }[] } | undefined;
   allParams: readonly ConfigParam[];
-  rules: ReturnType<typeof useDocumentRules>;
 }) {
-  const { t } = useTranslation();
-  const lang = storedLanguage();
+  const { t, rules, lang } = useEditor();
   const paramKey = Form.useWatch<string | undefined>('param');
   const param = paramKey ? props.paramOf(paramKey) : undefined;
   return (
     <>
-      <Form.Item name="param" label={t('protocols.fields.param')} rules={props.rules.required}>
+      <Form.Item name="param" label={t('protocols.fields.param')} rules={rules.required}>
         <Select
           showSearch={{ optionFilterProp: 'label' }}
           disabled={props.editing !== null}
@@ -184,7 +169,7 @@ function CoordinateFields(props: {
         extra={param ? t('protocols.coordinates.range', { range: rangeText(param) }) : undefined}
         dependencies={['param', 'placement', 'bitStart', 'bitCount']}
         rules={[
-          ...props.rules.required,
+          ...rules.required,
           ({ getFieldValue }) => ({
             validator: (_r, value: unknown) => {
               const target = props.paramOf(getFieldValue('param') as string);

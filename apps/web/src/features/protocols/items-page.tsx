@@ -1,6 +1,6 @@
 // /com/module/xieyi/{id}: protocol management — the data items of a register map (function code, address,
 // type, scale, unit, enumerations, group, realtime) and the alarms that read them.
-import { Col, Form, Input, InputNumber, Row, Select, Switch, Tabs, Tag } from 'antd';
+import { Col, Form, Input, Row, Select, Switch, Tabs, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
   alarmLevelSchema,
@@ -11,7 +11,6 @@ import {
   type EnumOption,
   type ProtocolText,
 } from '@genset/protocol';
-import { storedLanguage } from '../../i18n/languages.ts';
 import {
   ConditionFields,
   conditionFromForm,
@@ -19,13 +18,22 @@ import {
   useConditionText,
   type ConditionForm,
 } from './condition-fields.tsx';
-import { parseNumberList, useDocumentRules } from './document-rules.ts';
+import { check, parseNumberList } from './document-rules.ts';
+import {
+  itemOptions,
+  KeyNameFields,
+  ReadFcField,
+  RegisterField,
+  ScalingFields,
+  useEditor,
+  WordInput,
+  WordOrderField,
+} from './editor-fields.tsx';
 import { OptionsEditor } from './options-editor.tsx';
-import { SectionPage, type SectionContext } from './section-page.tsx';
-import { SectionTable } from './section-table.tsx';
+import { sectionScreen, useSection } from './section-page.tsx';
+import { ListTable, SectionTable } from './section-table.tsx';
 import { TextFields } from './text-fields.tsx';
 
-const FUNCTION_CODES = [1, 2, 3, 4] as const;
 const DATA_TYPES = dataTypeSchema.options;
 const GROUPS = itemGroupSchema.options;
 const LEVELS = alarmLevelSchema.options;
@@ -92,111 +100,59 @@ function itemFromForm(values: ItemForm): DataItem {
   return item;
 }
 
-function ItemFields({ taken }: { taken: string[] }) {
-  const { t } = useTranslation();
-  const rules = useDocumentRules();
+/** Where the item is read: function code, address, type (and the bit of a register, the word order). */
+function RegisterFields() {
+  const { t, rules } = useEditor();
   const form = Form.useFormInstance<ItemForm>();
   const fc = Form.useWatch<number | undefined>('fc');
   const type = Form.useWatch<string | undefined>('type');
   const bitFc = fc === 1 || fc === 2;
   return (
+    <Row gutter={12}>
+      <Col xs={24} sm={8}>
+        <ReadFcField
+          onChange={(value) => {
+            // Coils and discrete inputs are single bits; a register needs a word type.
+            if (value === 1 || value === 2) form.setFieldValue('type', 'bit');
+            else if (form.getFieldValue('type') === 'bit') form.setFieldValue('type', 'u16');
+          }}
+        />
+      </Col>
+      <Col xs={12} sm={8}>
+        <RegisterField name="address" />
+      </Col>
+      <Col xs={12} sm={8}>
+        <Form.Item name="type" label={t('protocols.fields.type')} rules={rules.required}>
+          <Select disabled={bitFc} options={(bitFc ? ['bit'] : DATA_TYPES).map((value) => ({ value, label: value }))} />
+        </Form.Item>
+      </Col>
+      {!bitFc && type === 'bit' && (
+        <Col xs={12} sm={8}>
+          <Form.Item
+            name="bit"
+            label={t('protocols.fields.bit')}
+            rules={[...rules.required, { type: 'integer', min: 0, max: 15, message: t('protocols.rules.bit15') }]}
+          >
+            <WordInput max={15} />
+          </Form.Item>
+        </Col>
+      )}
+      {type !== undefined && WIDE_TYPES.has(type) && (
+        <Col xs={12} sm={8}>
+          <WordOrderField />
+        </Col>
+      )}
+    </Row>
+  );
+}
+
+function ItemFields({ taken }: { taken: string[] }) {
+  const { t, rules } = useEditor();
+  return (
     <>
-      <Form.Item
-        name="key"
-        label={t('protocols.fields.key')}
-        rules={rules.key(taken)}
-        tooltip={t('protocols.hints.key')}
-      >
-        <Input maxLength={60} spellCheck={false} />
-      </Form.Item>
-      <TextFields name="name" label={t('protocols.fields.name')} />
-      <Row gutter={12}>
-        <Col xs={24} sm={8}>
-          <Form.Item name="fc" label={t('protocols.fields.fc')} rules={rules.required}>
-            <Select
-              options={FUNCTION_CODES.map((value) => ({ value, label: t(`protocols.fc.${value}`) }))}
-              onChange={(value: number) => {
-                // Coils and discrete inputs are single bits; a register needs a word type.
-                if (value === 1 || value === 2) form.setFieldValue('type', 'bit');
-                else if (form.getFieldValue('type') === 'bit') form.setFieldValue('type', 'u16');
-              }}
-            />
-          </Form.Item>
-        </Col>
-        <Col xs={12} sm={8}>
-          <Form.Item name="address" label={t('protocols.fields.address')} rules={rules.address}>
-            <InputNumber min={0} max={65535} precision={0} style={{ width: '100%' }} />
-          </Form.Item>
-        </Col>
-        <Col xs={12} sm={8}>
-          <Form.Item name="type" label={t('protocols.fields.type')} rules={rules.required}>
-            <Select
-              disabled={bitFc}
-              options={(bitFc ? ['bit'] : DATA_TYPES).map((value) => ({ value, label: value }))}
-            />
-          </Form.Item>
-        </Col>
-        {!bitFc && type === 'bit' && (
-          <Col xs={12} sm={8}>
-            <Form.Item
-              name="bit"
-              label={t('protocols.fields.bit')}
-              rules={[...rules.required, { type: 'integer', min: 0, max: 15, message: t('protocols.rules.bit15') }]}
-            >
-              <InputNumber min={0} max={15} precision={0} style={{ width: '100%' }} />
-            </Form.Item>
-          </Col>
-        )}
-        {type !== undefined && WIDE_TYPES.has(type) && (
-          <Col xs={12} sm={8}>
-            <Form.Item name="wordOrder" label={t('protocols.fields.wordOrder')}>
-              <Select
-                allowClear
-                options={[
-                  { value: 'hi-lo', label: t('protocols.wordOrder.hi-lo') },
-                  { value: 'lo-hi', label: t('protocols.wordOrder.lo-hi') },
-                ]}
-              />
-            </Form.Item>
-          </Col>
-        )}
-      </Row>
-      <Row gutter={12}>
-        <Col xs={12} sm={6}>
-          <Form.Item
-            name="scale"
-            label={t('protocols.fields.scale')}
-            rules={[
-              ...rules.required,
-              {
-                validator: (_r, v: unknown) =>
-                  v === 0 ? Promise.reject(new Error(t('protocols.rules.scale'))) : Promise.resolve(),
-              },
-            ]}
-          >
-            <InputNumber style={{ width: '100%' }} />
-          </Form.Item>
-        </Col>
-        <Col xs={12} sm={6}>
-          <Form.Item name="offset" label={t('protocols.fields.offset')} rules={rules.required}>
-            <InputNumber style={{ width: '100%' }} />
-          </Form.Item>
-        </Col>
-        <Col xs={12} sm={6}>
-          <Form.Item
-            name="unit"
-            label={t('protocols.fields.unit')}
-            rules={[{ max: 20, message: t('validation.tooLong') }]}
-          >
-            <Input maxLength={20} />
-          </Form.Item>
-        </Col>
-        <Col xs={12} sm={6}>
-          <Form.Item name="decimals" label={t('protocols.fields.decimals')} rules={rules.required}>
-            <InputNumber min={0} max={9} precision={0} style={{ width: '100%' }} />
-          </Form.Item>
-        </Col>
-      </Row>
+      <KeyNameFields taken={taken} />
+      <RegisterFields />
+      <ScalingFields />
       <Row gutter={12}>
         <Col xs={24} sm={8}>
           <Form.Item name="group" label={t('protocols.fields.group')} rules={rules.required}>
@@ -209,12 +165,7 @@ function ItemFields({ taken }: { taken: string[] }) {
             label={t('protocols.fields.noData')}
             tooltip={t('protocols.hints.noData')}
             rules={[
-              {
-                validator: (_r, v: unknown) =>
-                  typeof v !== 'string' || parseNumberList(v)
-                    ? Promise.resolve()
-                    : Promise.reject(new Error(t('protocols.rules.numberList'))),
-              },
+              check((v) => typeof v !== 'string' || parseNumberList(v) !== null, t('protocols.rules.numberList')),
             ]}
           >
             <Input />
@@ -231,24 +182,19 @@ function ItemFields({ taken }: { taken: string[] }) {
   );
 }
 
-function DataItemsTable({ detail, save, canEdit }: SectionContext) {
+function DataItemsTable() {
   const { t } = useTranslation();
-  const lang = storedLanguage();
+  const { detail } = useSection();
   const usedBy = (key: string) => [
     ...detail.alarms.filter((a) => a.item === key).map((a) => a.code),
     ...detail.commands.filter((c) => c.preconditions.some((p) => p.item === key)).map((c) => c.key),
   ];
   return (
-    <SectionTable<DataItem, ItemForm>
-      name="items"
-      rows={detail.items}
-      rowKey={(row) => row.key}
-      describe={(row) => row.key}
-      canEdit={canEdit}
-      matches={(row, q) => row.key.includes(q) || row.name[lang].toLowerCase().includes(q) || String(row.address) === q}
+    <ListTable<'items', ItemForm>
+      list="items"
+      text="name"
+      matches={(row, q) => String(row.address) === q}
       columns={[
-        { key: 'key', title: t('protocols.fields.key'), dataIndex: 'key' },
-        { key: 'name', title: t('protocols.fields.name'), render: (_v, row) => row.name[lang] },
         { key: 'fc', title: t('protocols.fields.fc'), dataIndex: 'fc' },
         {
           key: 'address',
@@ -272,14 +218,10 @@ function DataItemsTable({ detail, save, canEdit }: SectionContext) {
         if (detail.items.length === 1) return t('protocols.blockers.lastItem');
         return null;
       }}
-      fields={(editing) => <ItemFields taken={detail.items.filter((i) => i !== editing).map((i) => i.key)} />}
+      fields={(_editing, taken) => <ItemFields taken={taken} />}
       toValues={itemToForm}
       newValues={() => ({ fc: 3, type: 'u16', scale: 1, offset: 0, decimals: 0, group: 'engine', realtime: false })}
       fromValues={(values) => itemFromForm(values)}
-      onSave={(items) => save({ items })}
-      addText={t('protocols.items.add')}
-      createTitle={t('protocols.items.create')}
-      editTitle={t('protocols.items.edit')}
       modalWidth={860}
     />
   );
@@ -293,10 +235,9 @@ interface AlarmForm {
   title: ProtocolText;
 }
 
-function AlarmsTable({ detail, save, canEdit }: SectionContext) {
-  const { t } = useTranslation();
-  const rules = useDocumentRules();
-  const lang = storedLanguage();
+function AlarmsTable() {
+  const { t, rules, lang } = useEditor();
+  const { detail, save, canEdit } = useSection();
   const conditionText = useConditionText();
   const levelColor = { warning: 'orange', shutdown: 'red', trip: 'volcano' } as const;
   return (
@@ -330,10 +271,7 @@ function AlarmsTable({ detail, save, canEdit }: SectionContext) {
           <Row gutter={12}>
             <Col xs={24} sm={12}>
               <Form.Item name="item" label={t('protocols.fields.item')} rules={rules.required}>
-                <Select
-                  showSearch={{ optionFilterProp: 'label' }}
-                  options={detail.items.map((item) => ({ value: item.key, label: `${item.key} · ${item.name[lang]}` }))}
-                />
+                <Select showSearch={{ optionFilterProp: 'label' }} options={itemOptions(detail.items, lang)} />
               </Form.Item>
             </Col>
             <Col xs={24} sm={12}>
@@ -356,25 +294,20 @@ function AlarmsTable({ detail, save, canEdit }: SectionContext) {
         title: values.title,
       })}
       onSave={(alarms) => save({ alarms })}
-      addText={t('protocols.alarms.add')}
-      createTitle={t('protocols.alarms.create')}
-      editTitle={t('protocols.alarms.edit')}
     />
   );
 }
 
-export function ProtocolItemsPage() {
+function ItemsAndAlarms() {
   const { t } = useTranslation();
   return (
-    <SectionPage section="items">
-      {(ctx) => (
-        <Tabs
-          items={[
-            { key: 'items', label: t('protocols.items.tab'), children: <DataItemsTable {...ctx} /> },
-            { key: 'alarms', label: t('protocols.alarms.tab'), children: <AlarmsTable {...ctx} /> },
-          ]}
-        />
-      )}
-    </SectionPage>
+    <Tabs
+      items={[
+        { key: 'items', label: t('protocols.items.tab'), children: <DataItemsTable /> },
+        { key: 'alarms', label: t('protocols.alarms.tab'), children: <AlarmsTable /> },
+      ]}
+    />
   );
 }
+
+export const ProtocolItemsPage = sectionScreen('items', ItemsAndAlarms);

@@ -1,7 +1,7 @@
 // /com/module/list: the protocols (register maps) and their versions — search, status, create, copy, publish
 // and delete after a confirmation, export as a JSON file, import one (the server's objections listed with
 // their exact place), and the way into the eight screens of a version.
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import {
   App as AntApp,
   Button,
@@ -61,6 +61,15 @@ type PageSize = (typeof PAGE_SIZES)[number];
 
 function formatTime(ts: number | null): string {
   return ts ? dayjs(ts).format('YYYY-MM-DD HH:mm') : '—';
+}
+
+/** An icon button of a row with its action's name as tooltip; `label` names it with its row. */
+function RowButton(props: { title: string; label: string; icon: ReactNode; onClick: () => void }) {
+  return (
+    <Tooltip title={props.title}>
+      <Button type="text" icon={props.icon} aria-label={props.label} onClick={props.onClick} />
+    </Tooltip>
+  );
 }
 
 export function ProtocolListPage() {
@@ -163,32 +172,26 @@ export function ProtocolListPage() {
               {t('protocols.list.open')} <DownOutlined />
             </Button>
           </Dropdown>
-          <Tooltip title={t('protocols.list.copy')}>
-            <Button
-              type="text"
-              icon={<CopyOutlined />}
-              aria-label={t('protocols.list.copyRow', { key: row.key, version: row.version })}
-              onClick={() => setCopying(row)}
-            />
-          </Tooltip>
+          <RowButton
+            title={t('protocols.list.copy')}
+            label={t('protocols.list.copyRow', { key: row.key, version: row.version })}
+            icon={<CopyOutlined />}
+            onClick={() => setCopying(row)}
+          />
           {row.status === 'draft' && (
-            <Tooltip title={t('protocols.publish.ok')}>
-              <Button
-                type="text"
-                icon={<CloudUploadOutlined />}
-                aria-label={t('protocols.list.publishRow', { key: row.key, version: row.version })}
-                onClick={() => confirmPublish(row)}
-              />
-            </Tooltip>
-          )}
-          <Tooltip title={t('protocols.export.button')}>
-            <Button
-              type="text"
-              icon={<DownloadOutlined />}
-              aria-label={t('protocols.list.exportRow', { key: row.key, version: row.version })}
-              onClick={() => void download(row).catch(() => undefined)}
+            <RowButton
+              title={t('protocols.publish.ok')}
+              label={t('protocols.list.publishRow', { key: row.key, version: row.version })}
+              icon={<CloudUploadOutlined />}
+              onClick={() => confirmPublish(row)}
             />
-          </Tooltip>
+          )}
+          <RowButton
+            title={t('protocols.export.button')}
+            label={t('protocols.list.exportRow', { key: row.key, version: row.version })}
+            icon={<DownloadOutlined />}
+            onClick={() => void download(row).catch(() => undefined)}
+          />
           <Popconfirm
             title={t('protocols.list.deleteTitle')}
             description={t('protocols.list.deleteConfirm', { key: row.key, version: row.version })}

@@ -1,7 +1,7 @@
 // The frame of the eight screens of one protocol version: which protocol and version this is (with a switch
 // to its other versions), the bar of sections, and saving a section as /protocol/save does it: a published
 // version gets a new draft version (the page moves to it and says so), a draft is edited in place.
-import { useCallback, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, type ComponentType, type ReactNode } from 'react';
 import { Alert, App as AntApp, Button, Card, Result, Select, Skeleton, Space, Tabs, Typography } from 'antd';
 import { UnorderedListOutlined } from '@ant-design/icons';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -28,6 +28,30 @@ export const MANAGE = [Permission.protocolManage];
 export function useVersionId(): number {
   const { id } = useParams();
   return Number(id);
+}
+
+const CurrentSection = createContext<SectionContext | null>(null);
+
+/** The version a section screen shows, its saving and whether the reader may edit it. */
+export function useSection(): SectionContext {
+  const ctx = useContext(CurrentSection);
+  if (!ctx) throw new Error('useSection is for the body of a section screen');
+  return ctx;
+}
+
+/** The screen of a section: the frame of `SectionPage`, and `Body` once the version is loaded. */
+export function sectionScreen(section: SectionKey, Body: ComponentType<SectionContext>) {
+  return function SectionScreen() {
+    return (
+      <SectionPage section={section}>
+        {(ctx) => (
+          <CurrentSection.Provider value={ctx}>
+            <Body {...ctx} />
+          </CurrentSection.Provider>
+        )}
+      </SectionPage>
+    );
+  };
 }
 
 export function SectionPage({

@@ -2,12 +2,14 @@
 // realtime, realdata, alarms (with the live alarm count) and maintenance; a 60 % drawer holds the tabs on
 // small screens. The set is watched over the realtime channel; only the realtime, realdata and alarm tabs
 // re-establish a lost connection (spec 4).
-import { Suspense, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Badge, Button, Drawer, Flex, Layout, Menu } from 'antd';
 import { ArrowLeftOutlined, MenuOutlined } from '@ant-design/icons';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { Permission } from '@genset/protocol';
 import { useSession } from '../../stores/session.ts';
+import { Authorized } from '../../components/authorized.tsx';
 import { useSetRealtime } from '../../realtime/index.ts';
 import { FullPageLoading } from '../../components/full-page-loading.tsx';
 import { useDevice } from '../shell/use-device.ts';
@@ -16,6 +18,11 @@ import { RestartModuleButton } from './restart-module-button.tsx';
 import { SetStatusLine } from './set-status-line.tsx';
 import { useSetInfo } from './use-set-info.ts';
 import { useTopQuery, type TopTab } from './top-query.ts';
+
+// Loaded only for those who may see it (genset:report).
+const WeatherLine = lazy(async () => ({
+  default: (await import('../../features/reports/weather-line.tsx')).WeatherLine,
+}));
 
 const RECONNECTING_TABS: ReadonlySet<TopTab> = new Set(['realtime', 'realdata', 'baojing']);
 
@@ -89,6 +96,13 @@ export function TopLayout() {
           )}
           <SetStatusLine token={token} info={info} live={live} />
           <Clock />
+          {token ? (
+            <Authorized require={[Permission.gensetReport]}>
+              <Suspense fallback={null}>
+                <WeatherLine token={token} />
+              </Suspense>
+            </Authorized>
+          ) : null}
           <RestartModuleButton token={token} allowed={Boolean(info.data && info.data.rights !== 'view')} />
         </Flex>
         {mobile ? null : <div style={{ marginTop: 4 }}>{menu('horizontal')}</div>}

@@ -1,0 +1,285 @@
+// Ingestion: turns the modules' raw register snapshots into stored samples, the latest values, status
+// transitions, alarms and hour/day rollups. Messages are processed in arrival order, in batches, one
+// transaction per batch; a module is acked only after its samples are committed, and a (modem, seq) it
+// already stored is skipped, so a resend after any crash or reconnect stores nothing twice.
+//
+// A batch goes through the stages in this order, each in a file of its own:
+//   decode.ts         which set each snapshot is for, and its values, status and active alarms
+//   store.ts          the batch's transaction: the samples, and through status-alarms.ts what they change
+//   status-alarms.ts  status changes, alarms opened and closed, the sets' latest rows, the bus pushes
+//   rollups.ts        hour/day rollups in memory, written in slices with the latest values every `persistMs`
+//   acks.ts           how far each module may be acked, and the ack itself
+// sets.ts keeps the module and set bindings and each set's live state; presence.ts handles the modules'
+// hellos, events and goodbyes and the watchdog. This file wires them: the queue, its backpressure on the
+// broker, the batch loop, and the writing of what is held in memory between batches.
+import type { ModemChannel } from '@genset/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../../db/database.ts';
+import type { RealtimeBus } from '../bus.ts';
+import type { ProtocolStore } from '../protocols.ts';
+import type { DeviceTransport } from '../transport.ts';
+import { createAcks } from './acks.ts';
+import { createDecoder } from './decode.ts';
+import { createPresence } from './presence.ts';
+import { createRollups } from './rollups.ts';
+import { createSets } from './sets.ts';
+import { createStatusAlarms } from './status-alarms.ts';
+import { createStore } from './store.ts';
+import { newStats, type Queued } from './types.ts';
+
+export { STATUS } from './types.ts';
+
+const BATCH_LIMIT = 500;
+/** Snapshots waiting beyond this make the broker stop reading from the modules until the queue is half as long. */
+const DEFAULT_QUEUE_LIMIT = 5000;
+
+export interface IngestOptions {
+  db: Db;
+  transport: DeviceTransport;
+  protocols: ProtocolStore;
+  bus: RealtimeBus;
+  log: FastifyBaseLogger;
+  /** The report period a module is expected to keep; three missed periods mark its sets offline. */
+  expectedPeriodMs: (modemKey: string) => number;
+  onHello: (modemKey: string) => void;
+  onReply: (modemKey: string, payload: unknown) => void;
+  /** How often rollups, latest values and module counters are written (default 2 s). */
+  persistMs?: number;
+  /**
+   * How long a hole in a module's seqs may stay open before the ack passes over it (default 3 min): a module
+   * resends unacked data within its ack timeout, so a hole that stays is data the module no longer has.
+   */
+  gapWaitMs?: number;
+  /** Snapshots waiting to be stored beyond which modules are made to wait (default 5,000). */
+  queueLimit?: number;
+  /**
+   * Several instances share the database: each set's rollups are brought up to date from its own persisted
+   * sample id when this process takes the set (`set_latest.merged_id`), not from this process's watermark.
+   */
+  cluster?: boolean;
+}
+
+export function createIngest(opts: IngestOptions) {
+  const { db, transport, protocols, bus, log, cluster } = opts;
+  const persistMs = opts.persistMs ?? 2000;
+  const queueLimit = opts.queueLimit ?? DEFAULT_QUEUE_LIMIT;
+  const stats = newStats();
+
+  const acks = createAcks({ db, transport, log, gapWaitMs: opts.gapWaitMs ?? 180_000 });
+  // (a set taken up from another instance catches up through the rollups, which are created just below)
+  const sets = createSets({ db, log, cluster, takeUp: (set) => rollups.catchUp(set) });
+  const rollups = createRollups({ db, log, sets, acks, stats, persistMs, cluster });
+  const statusAlarms = createStatusAlarms({ db, sets, bus, log });
+  const decoder = createDecoder({ sets, protocols, acks, log, stats });
+  const store = createStore({ db, sets, statusAlarms });
+  const presence = createPresence({
+    db,
+    sets,
+    statusAlarms,
+    bus,
+    log,
+    expectedPeriodMs: opts.expectedPeriodMs,
+    onHello: opts.onHello,
+  });
+
+  const queue: Queued[] = [];
+  /** Settles when the queue is back under half the high-water mark; modules wait for it meanwhile. */
+  let relief: { promise: Promise<void>; resolve: () => void } | null = null;
+  const relieve = () => {
+    if (relief && (queue.length < queueLimit / 2 || closed)) {
+      relief.resolve();
+      relief = null;
+    }
+  };
+  let draining: Promise<void> | null = null;
+  let closed = false;
+
+  /** One batch through the stages; returns what to send and announce once it is committed. */
+  async function processBatch(batch: Queued[]) {
+    const { decoded, seen } = await decoder.decodeBatch(batch);
+    const written = await store.write(decoded, seen);
+    // Committed: the sets take their new state, the modules their acks, the stored samples go into the rollups.
+    store.adopt(written.working);
+    statusAlarms.cameOnline(written.cameOnline);
+    const acked = await acks.settle(seen);
+    await rollups.addStored(written.rollups, written.touched.keys(), written.maxId);
+    stats.stored += written.stored;
+    stats.duplicates += written.duplicates;
+    return {
+      acked,
+      touched: [...written.touched.keys()].map((id) => sets.byId(id)!),
+      alarmChanged: written.alarmChanged,
+    };
+  }
+
+  /** Merged again from the samples at start; batches wait for it. */
+  let ready: Promise<void> = Promise.resolve();
+
+  async function drain() {
+    await ready;
+    while (queue.length && !closed) {
+      // Yield to the event loop before each batch. The broker hands over each QoS 1 message in its own
+      // setImmediate callback, and a batch against SQLite completes within the microtasks that follow that
+      // callback: without this, every batch held exactly one message (one transaction per message). Waiting
+      // one turn lets everything read meanwhile join the batch.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (closed) break;
+      const batch = queue.slice(0, BATCH_LIMIT);
+      try {
+        const result = await processBatch(batch);
+        queue.splice(0, batch.length);
+        relieve();
+        stats.batches++;
+        acks.send(result.acked);
+        for (const set of result.touched) statusAlarms.announce(set, result.alarmChanged.has(set.id));
+        // one slice of the writing of what is held in memory, between batches
+        if (rollups.persistDue()) await rollups.persistSlice();
+      } catch (err) {
+        log.error({ err }, 'ingest batch failed; retrying');
+        await new Promise((r) => setTimeout(r, 500));
+        // The rollups in memory may hold samples of the batch that rolled back: take them from the table.
+        await rollups.recover().catch((e: unknown) => log.error({ err: e }, 'rollups not recovered'));
+      }
+    }
+  }
+
+  function kick() {
+    if (!draining) {
+      draining = drain().finally(() => {
+        draining = null;
+        if (queue.length && !closed) kick();
+      });
+    }
+  }
+
+  /** Runs `work` between batches (never while one is open). */
+  async function exclusive<T>(work: () => Promise<T>): Promise<T> {
+    for (;;) {
+      if (draining) {
+        await draining;
+        continue;
+      }
+      let release!: () => void;
+      draining = new Promise<void>((resolve) => (release = resolve));
+      try {
+        return await work();
+      } finally {
+        draining = null;
+        release();
+        if (queue.length && !closed) kick();
+      }
+    }
+  }
+
+  ready = exclusive(() => rollups.recover()).catch((err: unknown) =>
+    log.error({ err }, 'rollups not recovered at start'),
+  );
+
+  // Idle fleets still get their rollups and latest values written.
+  // Between batches, and when none come: one slice at a time, so that a batch never waits for more than one.
+  const persistTimer = setInterval(() => {
+    if (draining || !rollups.persistDue()) return;
+    void exclusive(() => rollups.persistSlice()).catch((err: unknown) => log.error({ err }, 'rollups not written'));
+  }, 50);
+  persistTimer.unref();
+
+  function receive(modemKey: string, channel: ModemChannel, payload: Buffer): Promise<void> | undefined {
+    if (closed) return;
+    stats.received++;
+    presence.seen(modemKey);
+    try {
+      switch (channel) {
+        case 'data': {
+          const message = decoder.read(modemKey, payload);
+          if (!message) return;
+          queue.push({ modemKey, message });
+          if (queue.length > stats.peakQueue) stats.peakQueue = queue.length;
+          kick();
+          if (queue.length < queueLimit) return;
+          if (!relief) {
+            let resolve!: () => void;
+            const promise = new Promise<void>((r) => (resolve = r));
+            relief = { promise, resolve };
+            stats.throttled++;
+          }
+          return relief.promise;
+        }
+        case 'state': {
+          if (payload.toString('utf8').trim() === 'offline') presence.gone(modemKey);
+          return;
+        }
+        case 'hello':
+          void presence.hello(modemKey, payload).catch((err: unknown) => {
+            stats.refused++;
+            log.warn({ modem: modemKey, err }, 'malformed hello refused');
+          });
+          return;
+        case 'event':
+          void presence.event(modemKey, payload).catch((err: unknown) => {
+            stats.refused++;
+            log.warn({ modem: modemKey, err }, 'malformed event refused');
+          });
+          return;
+        case 'reply':
+          opts.onReply(modemKey, JSON.parse(payload.toString('utf8')));
+          return;
+        default:
+          return;
+      }
+    } catch (err) {
+      stats.refused++;
+      log.warn({ modem: modemKey, channel, err }, 'unreadable message refused');
+    }
+  }
+
+  presence.start();
+  transport.onMessage(receive);
+
+  return {
+    stats,
+    /** Forget cached bindings (after a set is added, moved or deleted). */
+    invalidate() {
+      sets.forget();
+    },
+    /**
+     * After the cluster's members changed: writes what is in memory, then forgets the modules (and their sets)
+     * this instance no longer owns; their new owner takes them up from the database.
+     */
+    async handOver(owns: (modemKey: string) => boolean) {
+      await exclusive(async () => {
+        await rollups.persist();
+        const released = sets.release(owns);
+        for (const modem of released.modems) {
+          acks.forget(modem.id);
+          presence.forget(modem.key);
+        }
+        for (const id of released.sets) rollups.forgetSet(id);
+      });
+    },
+    /** The set's latest state as this process holds it, in the shape of a `set_latest` row. */
+    latestRow(gensetId: number) {
+      const set = sets.byId(gensetId);
+      if (!set) return undefined;
+      return {
+        status: set.status,
+        alarm_count: set.openAlarms.size,
+        values: JSON.stringify(set.values),
+        device_ts: set.deviceTs,
+      };
+    },
+    /** Resolves once everything received so far is stored, rollups and latest values included. */
+    async flush() {
+      await ready;
+      while (queue.length || draining) await (draining ?? new Promise((r) => setTimeout(r, 5)));
+      await exclusive(() => rollups.persist());
+    },
+    async close() {
+      presence.stop();
+      clearInterval(persistTimer);
+      await this.flush().catch((err: unknown) => log.error({ err }, 'rollups not written at close'));
+      closed = true;
+      relieve();
+    },
+  };
+}
+export type Ingest = ReturnType<typeof createIngest>;

@@ -1,0 +1,111 @@
+// Presence: whether a module is there. Its hello marks it online and records what it is (model, firmware,
+// SIM); its events update its telemetry; 'offline' on its state topic (its last will, or its goodbye) and
+// three missed report periods take its sets offline (status-alarms.ts).
+import { modemEvent, modemHello } from '@genset/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../../db/database.ts';
+import type { RealtimeBus } from '../bus.ts';
+import type { Sets } from './sets.ts';
+import type { StatusAlarms } from './status-alarms.ts';
+
+interface PresenceOptions {
+  db: Db;
+  sets: Sets;
+  statusAlarms: StatusAlarms;
+  bus: RealtimeBus;
+  log: FastifyBaseLogger;
+  expectedPeriodMs: (modemKey: string) => number;
+  onHello: (modemKey: string) => void;
+}
+
+export function createPresence({ db, sets, statusAlarms, bus, log, expectedPeriodMs, onHello }: PresenceOptions) {
+  const lastSeen = new Map<string, number>();
+  let watchdog: NodeJS.Timeout | undefined;
+
+  const offline = (modemKey: string, reason: string) =>
+    void statusAlarms.setOffline(modemKey, reason).catch((err: unknown) => log.error({ err }, 'offline update failed'));
+
+  return {
+    /** Any message from the module. */
+    seen(modemKey: string) {
+      lastSeen.set(modemKey, Date.now());
+    },
+
+    /** 'offline' on the state topic: the module's last will, or its own goodbye when it closes cleanly. */
+    gone(modemKey: string) {
+      lastSeen.delete(modemKey);
+      offline(modemKey, 'moduleOffline');
+    },
+
+    async hello(modemKey: string, payload: Buffer) {
+      const hello = modemHello.parse(JSON.parse(payload.toString('utf8')));
+      const modem = await sets.modemByKey(modemKey);
+      if (!modem) return;
+      await db
+        .updateTable('modem')
+        .set({
+          model: hello.model,
+          firmware: hello.firmware,
+          imei: hello.imei,
+          iccid: hello.iccid,
+          online: 1,
+          last_seen_at: Date.now(),
+        })
+        .where('id', '=', modem.id)
+        .execute();
+      sets.online.add(modem.id);
+      bus.publish('modem', { modemId: modem.id, online: true });
+      onHello(modemKey);
+    },
+
+    async event(modemKey: string, payload: Buffer) {
+      const parsed = modemEvent.safeParse(JSON.parse(payload.toString('utf8')));
+      if (!parsed.success) throw parsed.error;
+      const modem = await sets.modemByKey(modemKey);
+      if (!modem) return;
+      const row = await db.selectFrom('modem').select('telemetry').where('id', '=', modem.id).executeTakeFirst();
+      const telemetry = { ...(JSON.parse(row?.telemetry ?? '{}') as object), ...parsed.data };
+      await db
+        .updateTable('modem')
+        .set({ telemetry: JSON.stringify(telemetry), last_seen_at: Date.now() })
+        .where('id', '=', modem.id)
+        .execute();
+    },
+
+    /** Forgets the module (handed to another instance, which watches it now). */
+    forget(modemKey: string) {
+      lastSeen.delete(modemKey);
+    },
+
+    start() {
+      // Modules that were online when the server last stopped count as just seen: if they stay silent, the
+      // watchdog below marks them offline after three periods, as if the server had never been away.
+      void db
+        .selectFrom('modem')
+        .select('modem_key')
+        .where('online', '=', 1)
+        .execute()
+        .then((rows) => {
+          const now = Date.now();
+          for (const r of rows) if (!lastSeen.has(r.modem_key)) lastSeen.set(r.modem_key, now);
+        })
+        .catch((err: unknown) => log.warn({ err }, 'could not read modules online at start'));
+
+      // Three missed report periods: the module's sets are offline even without a last will.
+      watchdog = setInterval(() => {
+        const now = Date.now();
+        for (const [modemKey, seen] of lastSeen) {
+          if (now - seen > 3 * expectedPeriodMs(modemKey) + 1000) {
+            lastSeen.delete(modemKey);
+            offline(modemKey, 'noData');
+          }
+        }
+      }, 1000);
+      watchdog.unref();
+    },
+
+    stop() {
+      clearInterval(watchdog);
+    },
+  };
+}

@@ -1,0 +1,940 @@
+// Property-based fuzzing of every route of the OpenAPI document. Requests are generated from each route's own
+// zod schemas (valid values, values broken in one place, hostile values and raw bodies), signed in as a
+// platform administrator, as a company administrator, without a session, with a forged token and with a bad
+// signature. Whatever comes: never HTTP 500 nor envelope code 500, the server keeps answering, a refused call
+// to a route that writes leaves the database as it was, and SQLite and PostgreSQL answer the same code (when a
+// PostgreSQL server is there, every request goes to a second server on the other database). Each route has a
+// known-good request in the table below, so the valid path is exercised too; a route of the OpenAPI document
+// missing from the table fails the test. FUZZ_SEED and FUZZ_RUNS (a factor) replay or widen a run.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import type { RouteOptions } from 'fastify';
+import { computeSign, DEFAULT_SIGN_SECRET, layoutS } from '@genset/protocol';
+import { call, createCompany, createTestApp, freshUser, lastCode, login, PG_URL, type TestApp } from './helpers.ts';
+import { moduleFor, newSet, RUNNING, insertAlarm } from './support/history-data.ts';
+import { arbitraryOf, keysOf, type Hints } from './support/zod-arbitrary.ts';
+import {
+  answerRequests,
+  assertOptions,
+  errorLog,
+  fingerprint,
+  hostileRawBody,
+  hostileValue,
+  mutated,
+  postgresUrl,
+  runs,
+  type RawBody,
+} from './support/fuzz.ts';
+
+const ENV = {
+  // Commands wait for a module at most this long (the module here answers at once; an offline one is refused).
+  COMMAND_TIMEOUT_MS: '500',
+  // Lockouts after wrong passwords are tested elsewhere; here they would lock the accounts the fuzzing uses.
+  AUTH_MAX_FAILURES: '1000000',
+  AUTH_IP_MAX_FAILURES: '1000000',
+  MQTT_AUTH_TOKEN: 'fuzz-broker-token-0123456789',
+  METRICS_TOKEN: 'fuzz-metrics-token-0123456789',
+};
+const BROKER_TOKEN = ENV.MQTT_AUTH_TOKEN;
+const PASSWORDS = { platform: 'Admin#2026', company: 'Demo#2026' } as const;
+const RUNS_PER_ROUTE = runs(20);
+
+type Identity = 'platform' | 'company' | 'none' | 'forged' | 'badsign';
+/** Codes of a refusal: the call was not carried out, so nothing may have changed. */
+const REFUSALS = new Set([400, 101, 403, 404, 409, 429, 50008, 50012, 50014]);
+
+// ---- references: values that differ between the two servers (tokens, ids) are named, resolved per server ----
+
+const REF = '\u0001ref:';
+const ref = (name: string) => `${REF}${name}`;
+
+interface World {
+  t: TestApp;
+  log: ReturnType<typeof errorLog>;
+  sessions: Record<'platform' | 'company' | 'viewer', string>;
+  refs: Record<string, unknown>;
+  /** The document of the layout-S protocol as exported (what /protocol/add and /protocol/import take). */
+  document: Record<string, unknown>;
+  n: number;
+}
+
+function resolve(value: unknown, w: World, identity: Identity): unknown {
+  if (typeof value === 'string' && value.startsWith(REF)) {
+    const name = value.slice(REF.length);
+    if (name === 'password') return identity === 'company' ? PASSWORDS.company : PASSWORDS.platform;
+    if (!(name in w.refs)) throw new Error(`unknown reference ${name}`);
+    return w.refs[name];
+  }
+  if (Array.isArray(value)) return value.map((v) => resolve(v, w, identity));
+  if (value && typeof value === 'object' && !Buffer.isBuffer(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = resolve(v, w, identity);
+    return out;
+  }
+  return value;
+}
+
+// ---- hints: values worth trying per property name, beside the generated ones ----
+
+const ITEM_KEYS = layoutS.items.map((i) => i.key);
+const COMMAND_KEYS = layoutS.commands.map((c) => c.key);
+const SAFE_COMMAND = layoutS.commands.find((c) => !c.risky)!.key;
+const CONFIG_KEYS = layoutS.configParams.map((p) => p.key);
+const MENU_KEYS = layoutS.configMenus.map((m) => m.key);
+const setRefs = fc.constantFrom(ref('set.own'), ref('set.bare'), ref('set.foreign'));
+
+const HINTS: Hints = {
+  token: setRefs,
+  tokens: fc.array(setRefs, { minLength: 1, maxLength: 3 }),
+  items: fc.subarray(ITEM_KEYS, { minLength: 1, maxLength: 6 }),
+  action: fc.constantFrom(...COMMAND_KEYS),
+  menu: fc.constantFrom(...MENU_KEYS),
+  code: fc.constantFrom(ref('code.sub'), ref('code.control')),
+  protocolKey: fc.constantFrom(layoutS.key, 'g', 'nope'),
+  username: fc.constantFrom('admin@example.com', 'manager@example.com', 'viewer@example.com', '13800000001'),
+  hostname: fc.constantFrom('demo.localhost', 'localhost', ''),
+  values: fc.dictionary(fc.constantFrom(...CONFIG_KEYS), fc.integer({ min: -5, max: 70_000 }), {
+    minKeys: 1,
+    maxKeys: 3,
+  }),
+  start: fc.integer({ min: Date.now() - 400 * 86_400_000, max: Date.now() }),
+  end: fc.integer({ min: Date.now() - 300 * 86_400_000, max: Date.now() + 86_400_000 }),
+};
+
+const protocolIds = fc.constantFrom(ref('protocol.published'), ref('protocol.draft'), ref('protocol.victim'));
+
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+/** The last week, whole days: what a report is prefilled over. */
+const REPORT_PERIOD = { from: day(-7), to: day(-1) };
+
+/** A camera address nothing answers at. */
+const CAMERA_URL = 'http://127.0.0.1:9/stream';
+const UNKNOWN_LEASE = 'fuzz-lease-0123456789abcdef';
+
+// ---- the table of routes ----
+
+interface Call {
+  identity: Identity | { token: string };
+  body?: unknown;
+  raw?: RawBody;
+  query?: Record<string, string>;
+  params?: Record<string, string>;
+  headers?: Record<string, string>;
+}
+
+interface RouteCase {
+  /** Whether the route changes stored data (a refused call is then checked to change nothing). */
+  writes: boolean;
+  /** A request that must succeed (code 200), prepared on each server. */
+  example: (w: World) => Promise<Call>;
+  hints?: Hints;
+  /** The route ends the caller's session when it succeeds. */
+  endsSession?: boolean;
+  /** Codes the known-good request may answer (default: success). */
+  accept?: (number | string)[];
+}
+
+const get =
+  (identity: Identity, o: Omit<Call, 'identity'> = {}) =>
+  async () => ({ identity, ...o });
+const post =
+  (identity: Identity, body: unknown = {}) =>
+  async (w: World) =>
+    ({ identity, body: resolve(body, w, identity) }) as Call;
+
+/** A fresh user of the demo company, signed in: for the calls that end a session or change an account. */
+async function throwaway(w: World) {
+  const user = await freshUser(w.t, { role: 'operator' });
+  return { ...user, token: await login(w.t.app, user.account, user.password) };
+}
+
+const ROUTES: Record<string, RouteCase> = {
+  'POST /yewu/user/login': {
+    writes: true,
+    example: post('none', { username: 'operator@example.com', password: 'Demo#2026' }),
+    hints: { password: fc.constantFrom('Demo#2026', 'Admin#2026') },
+  },
+  'POST /yewu/user/codelogin': {
+    writes: true,
+    example: async (w) => {
+      await call(w.t.app, 'POST', '/sendMessage', { body: { username: 'operator@example.com' } });
+      return {
+        identity: 'none',
+        body: { username: 'operator@example.com', code: lastCode(w.t, 'operator@example.com') },
+      };
+    },
+  },
+  'POST /yewu/sendMessage': { writes: true, example: post('none', { username: 'viewer@example.com' }) },
+  'POST /yewu/logout': {
+    writes: true,
+    endsSession: true,
+    example: async (w) => ({ identity: { token: (await throwaway(w)).token } }),
+  },
+  'GET /yewu/user/info': { writes: false, example: get('company') },
+  'GET /yewu/getRoute': { writes: false, example: get('company') },
+  'POST /yewu/user/password': {
+    writes: true,
+    endsSession: true,
+    example: async (w) => {
+      const u = await throwaway(w);
+      return {
+        identity: { token: u.token },
+        body: { password: u.password, newPassword: 'Next#2026x', newPasswords: 'Next#2026x' },
+      };
+    },
+  },
+  'POST /yewu/user/register': {
+    writes: true,
+    example: async (w) => {
+      const username = `fuzz-register-${w.n++}@example.com`;
+      await call(w.t.app, 'POST', '/sendMessage', { body: { username, purpose: 'register' } });
+      const code = lastCode(w.t, username);
+      return {
+        identity: 'none',
+        body: { username, code, newPassword: 'Fresh#2026', newPasswords: 'Fresh#2026', nickname: 'Fuzz' },
+      };
+    },
+  },
+  'POST /yewu/user/forgetPassword': {
+    writes: true,
+    example: async (w) => {
+      const u = await freshUser(w.t);
+      await call(w.t.app, 'POST', '/sendMessage', { body: { username: u.account, purpose: 'reset' } });
+      const code = lastCode(w.t, u.account);
+      return {
+        identity: 'none',
+        body: { username: u.account, code, newPassword: 'Fresh#2026', newPasswords: 'Fresh#2026' },
+      };
+    },
+  },
+  'POST /yewu/user/delUser': {
+    writes: true,
+    endsSession: true,
+    example: async (w) => {
+      const u = await throwaway(w);
+      return { identity: { token: u.token }, body: { password: u.password } };
+    },
+  },
+  'POST /yewu/user/setMessage': { writes: true, example: post('company', { alarmSms: true, alarmEmail: false }) },
+  'POST /yewu/user/updateProfile': { writes: true, example: post('company', { nickname: 'Mia Manager' }) },
+  'GET /yewu/company/getName': { writes: false, example: get('none', { query: { hostname: 'demo.localhost' } }) },
+  'GET /yewu/company/getlogo': { writes: false, example: get('none', { query: { hostname: 'demo.localhost' } }) },
+  'GET /yewu/company/getinfo/:id': {
+    writes: false,
+    example: async (w) => ({ identity: 'company', params: { id: String(w.refs['company.own']) } }),
+    hints: { id: fc.constantFrom(ref('company.own'), ref('company.other')) },
+  },
+  'GET /yewu/help/list': { writes: false, example: get('company') },
+  'GET /yewu/help/info': {
+    writes: false,
+    example: async (w) => {
+      const list = await call(w.t.app, 'GET', '/help/list', { token: w.sessions.company });
+      return { identity: 'company', query: { slug: list.data[0].slug as string } };
+    },
+  },
+  'POST /yewu/devicedata/getstatus': { writes: false, example: post('company', { token: ref('set.own') }) },
+  'POST /yewu/realTimeData/monitorList': { writes: false, example: post('company', { token: ref('set.own') }) },
+  'POST /yewu/devicedata/commands': { writes: false, example: post('company', { token: ref('set.own') }) },
+  'POST /yewu/devicedata/sendaction': {
+    writes: true,
+    example: post('company', { token: ref('set.own'), action: SAFE_COMMAND }),
+    hints: { password: fc.constantFrom(ref('password'), 'wrong#2026') },
+  },
+  'POST /yewu/devicedata/restartmodem': {
+    writes: true,
+    example: post('company', { token: ref('set.own') }),
+  },
+  'POST /yewu/protocol/list': { writes: false, example: post('platform', {}) },
+  'GET /yewu/protocol/info/:id': {
+    writes: false,
+    example: async (w) => ({ identity: 'platform', params: { id: String(w.refs['protocol.published']) } }),
+    hints: { id: protocolIds },
+  },
+  'POST /yewu/protocol/add': {
+    writes: true,
+    example: async (w) => ({ identity: 'platform', body: { document: { ...w.document, key: `fuzz-add-${w.n++}` } } }),
+  },
+  'POST /yewu/protocol/copy': {
+    writes: true,
+    example: async (w) => ({
+      identity: 'platform',
+      body: { id: w.refs['protocol.published'], key: `fuzz-copy-${w.n++}` },
+    }),
+    hints: { id: protocolIds },
+  },
+  'POST /yewu/protocol/save': {
+    writes: true,
+    example: post('platform', { id: ref('protocol.draft'), layout: 'S' }),
+    hints: { id: protocolIds },
+  },
+  'POST /yewu/protocol/publish': {
+    writes: true,
+    example: async (w) => ({ identity: 'platform', body: { id: await draft(w) } }),
+    hints: { id: protocolIds },
+  },
+  'POST /yewu/protocol/del': {
+    writes: true,
+    example: async (w) => ({ identity: 'platform', body: { id: await draft(w) } }),
+    hints: { id: fc.constantFrom(ref('protocol.published'), ref('protocol.victim')) },
+  },
+  'GET /yewu/protocol/export/:id': {
+    writes: false,
+    example: async (w) => ({ identity: 'platform', params: { id: String(w.refs['protocol.published']) } }),
+    hints: { id: protocolIds },
+  },
+  'POST /yewu/protocol/import': {
+    writes: true,
+    example: async (w) => ({
+      identity: 'platform',
+      body: { document: { ...w.document, key: `fuzz-import-${w.n++}` } },
+    }),
+  },
+  'POST /yewu/configdata/readconfignew': {
+    writes: false,
+    example: post('company', { token: ref('set.own'), menu: MENU_KEYS[0] }),
+  },
+  'POST /yewu/configdata/writeconfignew': {
+    writes: true,
+    example: post('company', { token: ref('set.own'), password: ref('password'), values: { [CONFIG_KEYS[0]!]: 1 } }),
+    hints: { password: fc.constantFrom(ref('password'), 'wrong#2026') },
+  },
+  'POST /yewu/deviceitems/select': { writes: false, example: post('company', { token: ref('set.own') }) },
+  'POST /yewu/deviceitems/edit': {
+    writes: true,
+    example: post('company', { token: ref('set.own'), items: ITEM_KEYS.slice(0, 3) }),
+  },
+  'POST /yewu/deviceitems/reset': { writes: true, example: post('company', { token: ref('set.own') }) },
+  'POST /yewu/devicedata/getmonitorwithselect': { writes: false, example: post('company', { token: ref('set.own') }) },
+  'POST /yewu/genset/add': {
+    writes: true,
+    example: async (w) => ({
+      identity: 'company',
+      body: { name: `Fuzz added ${w.n++}`, protocolKey: layoutS.key, ratedPowerKw: 100, serviceLink: 'tel:+4912345' },
+    }),
+  },
+  'POST /yewu/genset/update': {
+    writes: true,
+    example: post('company', { token: ref('set.bare'), name: 'Bare set', latitude: 52.5, longitude: 13.4 }),
+    hints: { token: fc.constantFrom(ref('set.bare'), ref('set.foreign')) },
+  },
+  'POST /yewu/genset/del': {
+    writes: true,
+    example: post('company', { tokens: [ref('set.victim')] }),
+    hints: {
+      tokens: fc.array(fc.constantFrom(ref('set.victim2'), ref('set.foreign')), { minLength: 1, maxLength: 2 }),
+      token: fc.constantFrom(ref('set.victim2'), ref('set.foreign')),
+    },
+  },
+  'POST /yewu/genset/info': { writes: false, example: post('company', { token: ref('set.own') }) },
+  'POST /yewu/genset/mylist': { writes: false, example: post('company', { search: 'fuzz' }) },
+  'POST /yewu/genset/list': { writes: false, example: post('company', { status: 'all', sort: 'status' }) },
+  'POST /yewu/genset/export': { writes: false, example: post('company', { scope: 'list', format: 'csv' }) },
+  'POST /yewu/genset/protocols': { writes: false, example: post('company', {}) },
+  'POST /yewu/genset/resetcodes': {
+    writes: true,
+    example: post('company', { token: ref('set.bare') }),
+    hints: { token: fc.constantFrom(ref('set.bare'), ref('set.foreign')) },
+  },
+  'POST /yewu/sub/add': {
+    writes: true,
+    example: async (w) => ({ identity: { token: w.sessions.viewer }, body: { code: w.refs['code.control'] } }),
+  },
+  'POST /yewu/sub/list': { writes: false, example: post('company', { token: ref('set.own') }) },
+  'POST /yewu/sub/update': {
+    writes: true,
+    example: post('company', { id: ref('sub.id'), rights: 'control' }),
+    hints: { id: fc.constantFrom(ref('sub.id'), ref('sub.victim')) },
+  },
+  'POST /yewu/sub/del': {
+    writes: true,
+    example: post('company', { ids: [ref('sub.victim')] }),
+    hints: { ids: fc.array(fc.constantFrom(ref('sub.id'), ref('sub.victim')), { minLength: 1, maxLength: 2 }) },
+  },
+  'POST /yewu/history/chart': {
+    writes: false,
+    example: post('company', { token: ref('set.own'), items: ['engine_rpm', 'gen_freq'], range: 'week' }),
+  },
+  'POST /yewu/devicedata/gethistory': {
+    writes: false,
+    example: post('company', { token: ref('set.own'), items: ['engine_rpm'], range: 'month', size: 10 }),
+  },
+  'POST /yewu/devicedata/getalarmhistory': {
+    writes: false,
+    example: post('company', { token: ref('set.own'), range: 'week', state: 'all' }),
+  },
+  'POST /yewu/alarm/current': { writes: false, example: post('company', { token: ref('set.own') }) },
+  'POST /yewu/alarm/chart': { writes: false, example: post('company', { range: 'month' }) },
+  'POST /yewu/maintain/countdown': { writes: false, example: post('company', { token: ref('set.own') }) },
+  'POST /yewu/genset/exportruntimedata': {
+    writes: false,
+    example: post('company', { token: ref('set.own'), range: 'week', format: 'csv' }),
+  },
+  'POST /yewu/home/summary': { writes: false, example: post('company', {}) },
+  'POST /yewu/devicedata/getmutilstatus': {
+    writes: false,
+    example: post('company', { tokens: [ref('set.own')], items: ['engine_rpm'] }),
+  },
+  'POST /yewu/genset/getNav': { writes: false, example: post('company', {}) },
+  'POST /yewu/genset/getZuItem': {
+    writes: false,
+    example: async (w) => ({ identity: 'company', body: { token: await group(w) } }),
+  },
+  'POST /yewu/genset/savedevxml': {
+    writes: true,
+    example: async (w) => ({
+      identity: 'company',
+      body: { name: `Fuzz group ${w.n++}`, kind: 'parallel', members: [await spareSet(w), await spareSet(w)] },
+    }),
+    hints: {
+      members: fc.array(fc.constantFrom(ref('set.own'), ref('set.bare'), ref('set.foreign')), {
+        minLength: 1,
+        maxLength: 3,
+      }),
+    },
+  },
+  'POST /yewu/genset/delZu': {
+    writes: true,
+    example: async (w) => ({ identity: 'company', body: { token: await group(w) } }),
+  },
+  'POST /yewu/data/dieselGeneratorReport': {
+    writes: false,
+    example: post('company', { token: ref('set.own'), ...REPORT_PERIOD }),
+  },
+  'POST /yewu/data/airCompressorReport': {
+    writes: false,
+    example: post('company', { token: ref('set.own'), ...REPORT_PERIOD }),
+  },
+  'POST /yewu/baobiao/add': {
+    writes: true,
+    example: async (w) => ({ identity: 'company', body: await reportForm(w) }),
+  },
+  'POST /yewu/baobiao/info': { writes: false, example: post('company', { token: ref('set.own'), type: 1 }) },
+  'POST /yewu/genset/reportone': { writes: false, example: post('company', { token: ref('set.own') }) },
+  'POST /yewu/baobiao/export': {
+    writes: false,
+    example: async (w) => {
+      await saveReport(w);
+      return { identity: 'company', body: { token: w.refs['set.own'], type: 1, format: 'xlsx' } };
+    },
+    // A PDF embeds its fonts (a second or two each): the generated calls ask for spreadsheets mostly.
+    hints: { format: fc.constantFrom('xlsx', 'xlsx', 'pdf', 'doc') },
+  },
+  'GET /yewu/getWeather': {
+    writes: false,
+    example: async (w) => ({ identity: 'company', query: { token: String(w.refs['set.own']) } }),
+  },
+  'GET /metrics': {
+    writes: false,
+    example: get('none', { headers: { authorization: 'Bearer fuzz-metrics-token-0123456789' } }),
+  },
+  'GET /healthz': { writes: false, example: get('none') },
+  'GET /readyz': { writes: false, example: get('none') },
+  'POST /yewu/video/list': { writes: false, example: post('company', { token: ref('set.own') }) },
+  'POST /yewu/video/add': {
+    writes: true,
+    example: async (w) => ({
+      identity: 'company',
+      body: { token: await spareSet(w), name: 'Gate', url: CAMERA_URL, username: 'viewer', password: 'secret' },
+    }),
+    hints: { url: fc.constantFrom(CAMERA_URL, 'rtsp://127.0.0.1:9/live;id', 'file:///etc/passwd', 'http://x y') },
+  },
+  'POST /yewu/video/update': {
+    writes: true,
+    example: async (w) => ({ identity: 'company', body: { ...(await camera(w)), name: 'Yard' } }),
+  },
+  'POST /yewu/video/del': {
+    writes: true,
+    example: async (w) => ({ identity: 'company', body: await camera(w) }),
+  },
+  // Without a camera to reach here, a watch that gets as far as the camera is answered 502 (or 503 where
+  // ffmpeg is missing): what matters is that nothing else comes back.
+  'POST /yewu/video/watch': {
+    writes: false,
+    example: async (w) => ({ identity: 'company', body: await camera(w) }),
+    accept: [200, 502, 503, 504],
+  },
+  'POST /yewu/video/renew': {
+    writes: false,
+    example: post('company', { lease: UNKNOWN_LEASE }),
+    accept: [404],
+  },
+  'POST /yewu/video/leave': { writes: false, example: post('company', { lease: UNKNOWN_LEASE }), accept: [200, 404] },
+  'GET /yewu/video/live/:lease/:file': {
+    writes: false,
+    example: get('none', { params: { lease: UNKNOWN_LEASE, file: 'index.m3u8' } }),
+    accept: [404],
+  },
+  'POST /yewu/video/live/:lease/leave': {
+    writes: false,
+    example: get('none', { params: { lease: UNKNOWN_LEASE } }),
+    accept: [204],
+  },
+  'POST /mqtt/auth': {
+    writes: false,
+    example: async (w) => ({
+      identity: 'platform',
+      body: { username: w.refs['modem.key'], password: w.refs['modem.secret'] },
+    }),
+    hints: {
+      username: fc.constantFrom(ref('modem.key'), 'console', 'nobody'),
+      password: fc.constantFrom(ref('modem.secret'), 'wrong'),
+    },
+  },
+};
+
+/** A set of the company in no group yet, to group. */
+async function spareSet(w: World): Promise<string> {
+  const set = await w.t.app.devices.fleet.createGenset({
+    companyId: w.refs['company.own'] as number,
+    ownerUserId: w.refs['user.manager'] as number,
+    name: `Fuzz group member ${w.n++}`,
+    modemId: null,
+    protocolKey: layoutS.key,
+  });
+  w.t.app.gensets.directory.invalidate();
+  return set.token;
+}
+
+/** A camera of a spare set, to change, delete or watch. */
+async function camera(w: World): Promise<{ token: string; id: number }> {
+  const token = await spareSet(w);
+  const res = await call(w.t.app, 'POST', '/video/add', {
+    token: w.sessions.company,
+    body: { token, name: `Fuzz camera ${w.n++}`, url: CAMERA_URL },
+  });
+  if (res.code !== 200) throw new Error(`camera not added: ${res.code} ${res.msg}`);
+  return { token, id: res.data.id as number };
+}
+
+/** A new parallel group of two spare sets, to read or delete. */
+async function group(w: World): Promise<string> {
+  const res = await call(w.t.app, 'POST', '/genset/savedevxml', {
+    token: w.sessions.company,
+    body: { name: `Fuzz group ${w.n++}`, kind: 'parallel', members: [await spareSet(w), await spareSet(w)] },
+  });
+  if (res.code !== 200) throw new Error(`group not made: ${res.code} ${res.msg}`);
+  return res.data.token as string;
+}
+
+/** A diesel generator report of the own set as its prefill makes it, ready to save. */
+async function reportForm(w: World) {
+  const res = await call(w.t.app, 'POST', '/data/dieselGeneratorReport', {
+    token: w.sessions.company,
+    body: { token: w.refs['set.own'], ...REPORT_PERIOD },
+  });
+  if (res.code !== 200) throw new Error(`report not prefilled: ${res.code} ${res.msg}`);
+  return { token: w.refs['set.own'], type: 1, ...REPORT_PERIOD, form: res.data.form };
+}
+
+async function saveReport(w: World) {
+  const res = await call(w.t.app, 'POST', '/baobiao/add', { token: w.sessions.company, body: await reportForm(w) });
+  if (res.code !== 200) throw new Error(`report not saved: ${res.code} ${res.msg}`);
+}
+
+/** A new draft version (a copy of layout S under a new key), to publish or delete. */
+async function draft(w: World): Promise<number> {
+  const res = await call(w.t.app, 'POST', '/protocol/copy', {
+    token: w.sessions.platform,
+    body: { id: w.refs['protocol.published'], key: `fuzz-draft-${w.n++}` },
+  });
+  if (res.code !== 200) throw new Error(`draft not made: ${res.code} ${res.msg}`);
+  return res.data.id as number;
+}
+
+// ---- the servers ----
+
+interface CapturedRoute {
+  method: string;
+  url: string;
+  schema: RouteOptions['schema'];
+}
+
+const captured: CapturedRoute[] = [];
+const worlds: World[] = [];
+const counts = new Map<string, { requests: number; refused: number; ok: number }>();
+let started = 0;
+
+async function buildWorld(t: TestApp, log: ReturnType<typeof errorLog>): Promise<World> {
+  const app = t.app;
+  const platform = await login(app, 'admin@example.com', PASSWORDS.platform);
+  const company = await login(app, 'manager@example.com', PASSWORDS.company);
+  const viewer = await login(app, 'viewer@example.com', 'Demo#2026');
+  const info = await call(app, 'GET', '/user/info', { token: company });
+  const companyId = info.data.info.companyId as number;
+  const managerId = info.data.info.id as number;
+  const other = await createCompany(t, 'Other Power Co.');
+
+  const own = await newSet(t, { companyId, ownerUserId: managerId, name: 'Fuzz own set' });
+  const data = await moduleFor(t, own);
+  answerRequests(data.module);
+  await data.send(RUNNING, Date.now() - 60_000);
+  await data.send({ ...RUNNING, engine_rpm: 1490 }, Date.now() - 30_000);
+  await insertAlarm(t, own.id, {
+    code: layoutS.alarms[0]!.code,
+    level: 'warning',
+    start: Date.now() - 3_600_000,
+    end: null,
+  });
+  const bare = await app.devices.fleet.createGenset({
+    companyId,
+    ownerUserId: managerId,
+    name: 'Bare set',
+    modemId: null,
+    protocolKey: layoutS.key,
+  });
+  const foreign = await newSet(t, { companyId: other, name: 'Foreign set' });
+  const victim = await newSet(t, { companyId, ownerUserId: managerId, name: 'Victim set' });
+  const victim2 = await newSet(t, { companyId, ownerUserId: managerId, name: 'Second victim set' });
+  const viewerInfo = await call(app, 'GET', '/user/info', { token: viewer });
+  await app.devices.fleet.subscribe(own.id, viewerInfo.data.info.id as number, 'view');
+  const extra = await freshUser(t, { companyId: other });
+  await app.devices.fleet.subscribe(own.id, extra.id, 'view');
+  const subs = await app.database.db
+    .selectFrom('subscription')
+    .select(['id', 'user_id'])
+    .where('genset_id', '=', own.id)
+    .orderBy('id')
+    .execute();
+  app.gensets.directory.invalidate();
+
+  const published = await app.database.db
+    .selectFrom('protocol')
+    .select('id')
+    .where('protocol_key', '=', layoutS.key)
+    .where('status', '=', 'published')
+    .executeTakeFirstOrThrow();
+  const exported = await app.inject({
+    method: 'GET',
+    url: `/yewu/protocol/export/${published.id}`,
+    headers: signed(platform),
+  });
+  const w: World = {
+    t,
+    log,
+    sessions: { platform, company, viewer },
+    refs: {
+      'set.own': own.token,
+      'set.bare': bare.token,
+      'set.foreign': foreign.token,
+      'set.victim': victim.token,
+      'set.victim2': victim2.token,
+      'code.sub': own.subscriptionCode,
+      'code.control': own.controlCode,
+      'company.own': companyId,
+      'company.other': other,
+      'user.manager': managerId,
+      'protocol.published': published.id,
+      'sub.id': subs[0]!.id,
+      'sub.victim': subs[1]!.id,
+      'modem.key': own.modemKey,
+      'modem.secret': own.secret,
+    },
+    document: JSON.parse(exported.body) as Record<string, unknown>,
+    n: 0,
+  };
+  w.refs['protocol.draft'] = await draft(w);
+  w.refs['protocol.victim'] = await draft(w);
+  return w;
+}
+
+function signed(token: string | undefined, o: { badSign?: boolean } = {}): Record<string, string> {
+  const time = String(Math.floor(Date.now() / 1000));
+  const sign = o.badSign ? 'f'.repeat(64) : computeSign(token, time, DEFAULT_SIGN_SECRET);
+  return { 'x-time': time, 'x-sign': sign, ...(token ? { 'x-token': token } : {}) };
+}
+
+interface Answer {
+  status: number;
+  /** The envelope's code, the broker answer's result, or the HTTP status of a file. */
+  code: number | string;
+  text: string;
+}
+
+async function send(w: World, route: CapturedRoute, c: Call): Promise<Answer> {
+  const identity = typeof c.identity === 'string' ? c.identity : 'company';
+  const token =
+    typeof c.identity === 'object'
+      ? c.identity.token
+      : c.identity === 'platform' || c.identity === 'company'
+        ? w.sessions[c.identity]
+        : c.identity === 'forged'
+          ? 'forged-token-0000000000000000'
+          : c.identity === 'badsign'
+            ? w.sessions.platform
+            : undefined;
+  const headers: Record<string, string> = {
+    'accept-language': 'en-US',
+    'x-timezone': 'Europe/Berlin',
+    ...(route.url.startsWith('/yewu')
+      ? signed(token, { badSign: c.identity === 'badsign' })
+      : {
+          authorization: c.identity === 'platform' || c.identity === 'company' ? `Bearer ${BROKER_TOKEN}` : 'Bearer x',
+        }),
+    ...c.headers,
+  };
+  let url = route.url;
+  for (const [k, v] of Object.entries((resolve(c.params, w, identity) as Record<string, unknown>) ?? {})) {
+    url = url.replace(`:${k}`, percentEncoded(String(v)));
+  }
+  const body = resolve(c.body, w, identity);
+  let payload: string | Buffer | undefined;
+  if (c.raw) {
+    payload = c.raw.raw;
+    headers['content-type'] = c.raw.contentType;
+  } else if (body !== undefined) {
+    payload = JSON.stringify(body);
+    headers['content-type'] = 'application/json';
+  }
+  const res = await w.t.app.inject({
+    method: route.method as 'GET' | 'POST',
+    url,
+    headers,
+    ...(c.query ? { query: resolve(c.query, w, identity) as Record<string, string> } : {}),
+    ...(payload !== undefined ? { payload } : {}),
+  });
+  let code: number | string = res.statusCode;
+  if (String(res.headers['content-type'] ?? '').startsWith('application/json')) {
+    const json = JSON.parse(res.body) as { code?: unknown; result?: unknown };
+    if (typeof json.code === 'number') code = json.code;
+    else if (typeof json.result === 'string') code = json.result;
+  }
+  return { status: res.statusCode, code, text: res.body.slice(0, 300) };
+}
+
+/** Percent-encoding that also writes unpaired surrogates (as their three bytes), which encodeURIComponent refuses. */
+function percentEncoded(text: string): string {
+  return text.replace(/[\ud800-\udbff][\udc00-\udfff]|[\s\S]/g, (c) => {
+    const unit = c.charCodeAt(0);
+    if (c.length === 2 || unit < 0xd800 || unit > 0xdfff) return encodeURIComponent(c);
+    return [0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3f), 0x80 | (unit & 0x3f)]
+      .map((b) => `%${b.toString(16).toUpperCase()}`)
+      .join('');
+  });
+}
+
+/** Sessions a successful call ended are opened again, so the next calls are signed in as intended. */
+async function reopenSessions(w: World) {
+  for (const who of ['platform', 'company'] as const) {
+    const res = await call(w.t.app, 'GET', '/user/info', { token: w.sessions[who] });
+    if (res.code !== 200) {
+      w.sessions[who] = await login(
+        w.t.app,
+        who === 'platform' ? 'admin@example.com' : 'manager@example.com',
+        PASSWORDS[who],
+      );
+    }
+  }
+}
+
+async function healthy(w: World) {
+  const res = await call(w.t.app, 'GET', '/company/getName', { query: { hostname: 'demo.localhost' } });
+  expect(res.code, 'the server answers after the fuzzing').toBe(200);
+  await reopenSessions(w);
+}
+
+// ---- generated requests ----
+
+const stringly = (v: unknown): string =>
+  typeof v === 'string' ? v : v === undefined ? '' : typeof v === 'number' ? String(v) : JSON.stringify(v);
+
+const hostileText = fc.oneof(
+  hostileValue.map(stringly),
+  fc.constantFrom('-1', '0', '1e308', '2147483648', '99999999999999999999', 'abc', ' 1', '0x10', '1.5', 'NaN'),
+);
+
+function recordOfStrings(value: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [k, v] of Object.entries(value)) out[k] = stringly(v);
+  }
+  return out;
+}
+
+const hostileHeaders = fc.record(
+  {
+    'x-companyid': fc.constantFrom('1', '2', '3', '999999', '2147483648', '-1', 'abc', '1e3', '9007199254740993'),
+    'accept-language': fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom('zh-CN;q=abc', '*', 'zh-Hant', 'ru')),
+    'x-timezone': fc.oneof(
+      fc.string({ maxLength: 40 }),
+      fc.constantFrom('Asia/Shanghai', 'Etc/GMT+14', 'America/Nope'),
+    ),
+    'user-agent': fc.string({ maxLength: 200 }),
+  },
+  { requiredKeys: [] },
+);
+
+function callArbitrary(route: CapturedRoute, rc: RouteCase): fc.Arbitrary<Call> {
+  const hints = { ...HINTS, ...rc.hints };
+  const schema = (route.schema ?? {}) as { body?: unknown; querystring?: unknown; params?: unknown };
+  const identity = fc.constantFrom<Identity>(
+    ...(['platform', 'platform', 'platform', 'company', 'company', 'company', 'none', 'forged', 'badsign'] as const),
+  );
+
+  const keys = schema.body ? keysOf(schema.body) : ['username', 'password'];
+  const valid = schema.body ? arbitraryOf(schema.body, hints) : fc.constant({});
+  const body: fc.Arbitrary<Pick<Call, 'body' | 'raw'>> =
+    route.method === 'GET'
+      ? fc.constant({})
+      : fc.oneof(
+          { weight: 9, arbitrary: valid.map((v) => ({ body: v })) },
+          { weight: 3, arbitrary: mutated(valid, keys).map((v) => ({ body: v })) },
+          { weight: 1, arbitrary: hostileValue.map((v) => ({ body: v })) },
+          { weight: 1, arbitrary: hostileRawBody(keys).map((raw) => ({ raw })) },
+          { weight: 1, arbitrary: fc.constant({}) },
+        );
+
+  const query: fc.Arbitrary<Record<string, string> | undefined> = schema.querystring
+    ? fc.oneof(
+        { weight: 5, arbitrary: arbitraryOf(schema.querystring, hints).map(recordOfStrings) },
+        {
+          weight: 2,
+          arbitrary: mutated(arbitraryOf(schema.querystring, hints), keysOf(schema.querystring)).map(recordOfStrings),
+        },
+        { weight: 1, arbitrary: fc.dictionary(fc.constantFrom(...keysOf(schema.querystring), 'x'), hostileText) },
+      )
+    : fc.option(fc.dictionary(fc.constantFrom('x', 'token', '__proto__'), hostileText), { freq: 5, nil: undefined });
+
+  const paramKeys = schema.params ? keysOf(schema.params) : [];
+  const params: fc.Arbitrary<Record<string, string> | undefined> = paramKeys.length
+    ? fc.oneof(
+        { weight: 4, arbitrary: arbitraryOf(schema.params, hints).map(recordOfStrings) },
+        { weight: 1, arbitrary: fc.record(Object.fromEntries(paramKeys.map((k) => [k, hostileText]))) },
+      )
+    : fc.constant(undefined);
+
+  return fc
+    .record({
+      identity,
+      body,
+      query,
+      params,
+      headers: fc.option(hostileHeaders, { freq: 5, nil: undefined }),
+    })
+    .map(({ body: b, query: q, params: p, headers: h, identity: i }) => ({
+      identity: i,
+      ...b,
+      ...(q ? { query: q } : {}),
+      ...(p ? { params: p } : {}),
+      ...(h
+        ? { headers: Object.fromEntries(Object.entries(h).map(([k, v]) => [k, v.replace(/[^\x20-\x7e]/g, '')])) }
+        : {}),
+    }));
+}
+
+function describeCall(c: Call): string {
+  const short = (v: unknown) => {
+    const s = JSON.stringify(v, (_k, x: unknown) => (Buffer.isBuffer(x) ? `<${x.length} bytes>` : x)) ?? 'undefined';
+    return s.length > 400 ? `${s.slice(0, 400)}… (${s.length} chars)` : s;
+  };
+  return short({ ...c, raw: c.raw ? { contentType: c.raw.contentType, raw: short(c.raw.raw) } : undefined });
+}
+
+// ---- the tests ----
+
+beforeAll(async () => {
+  started = Date.now();
+  const primaryLog = errorLog();
+  const primary = await createTestApp(ENV, {
+    onRoute: (r) => {
+      for (const method of [r.method].flat()) {
+        if (method === 'GET' || method === 'POST') captured.push({ method, url: r.url, schema: r.schema });
+      }
+    },
+    logger: primaryLog.logger,
+  });
+  worlds.push(await buildWorld(primary, primaryLog));
+  // The same requests go to a server on the other database: SQLite when this run is on PostgreSQL.
+  const pg = await postgresUrl();
+  if (pg) {
+    const twinLog = errorLog();
+    const twin = await createTestApp(ENV, { databaseUrl: PG_URL ? null : pg, logger: twinLog.logger });
+    worlds.push(await buildWorld(twin, twinLog));
+  }
+}, 120_000);
+
+afterAll(async () => {
+  const lines = [...counts].map(
+    ([route, c]) =>
+      `  ${route.padEnd(46)} ${String(c.requests).padStart(4)} requests, ${c.ok} ok, ${c.refused} refused`,
+  );
+  const total = [...counts.values()].reduce((s, c) => s + c.requests, 0);
+  console.log(
+    `Route fuzzing (seed ${assertOptions(0, 0).seed}, ${worlds.length === 2 ? 'SQLite and PostgreSQL compared' : 'one database'}): ` +
+      `${total} requests per server over ${counts.size} routes in ${((Date.now() - started) / 1000).toFixed(1)} s\n${lines.join('\n')}`,
+  );
+  for (const w of worlds) await w.t.close();
+});
+
+describe('route fuzzing', () => {
+  it('has every route of the OpenAPI document in its table, and no other', () => {
+    const doc = worlds[0]!.t.app.swagger() as { paths: Record<string, Record<string, unknown>> };
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
+    );
+    expect(documented.length).toBeGreaterThan(50);
+    expect(
+      documented.filter((r) => !ROUTES[r]),
+      'routes to add to the fuzz table',
+    ).toEqual([]);
+    expect(
+      Object.keys(ROUTES).filter((r) => !documented.includes(r)),
+      'routes no longer there',
+    ).toEqual([]);
+  });
+
+  for (const [key, rc] of Object.entries(ROUTES)) {
+    it(`${key}: survives generated requests`, async () => {
+      const [method, url] = key.split(' ') as [string, string];
+      const route = captured.find((r) => r.method === method && r.url === url);
+      expect(route, `${key} is registered`).toBeDefined();
+      const stats = { requests: 0, refused: 0, ok: 0 };
+      counts.set(key, stats);
+
+      // The known-good request succeeds on every server.
+      for (const w of worlds) {
+        const example = await rc.example(w);
+        w.log.lines.length = 0;
+        const answer = await send(w, route!, example);
+        stats.requests += w === worlds[0] ? 1 : 0;
+        expect(answer.code, `${key} known-good request: ${answer.text} ${JSON.stringify(w.log.lines)}`).toSatisfy(
+          (c: number | string) => (rc.accept ?? [200, 'allow']).includes(c),
+        );
+        if (rc.endsSession) await reopenSessions(w);
+      }
+
+      const salt = [...key].reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) | 0, 0);
+      await fc.assert(
+        fc.asyncProperty(callArbitrary(route!, rc), async (c) => {
+          stats.requests++;
+          const before = rc.writes ? await fingerprint(worlds[0]!.t.app.database.db) : null;
+          for (const w of worlds) w.log.lines.length = 0;
+          const answers = await Promise.all(worlds.map((w) => send(w, route!, c)));
+          const [first] = answers as [Answer, ...Answer[]];
+          const what = `${key} ${describeCall(c)} → ${first.status} ${first.text}`;
+          if (first.code === 200 || first.code === 'allow') stats.ok++;
+          for (const [i, a] of answers.entries()) {
+            expect(a.status, `HTTP status (server ${i}) of ${what}`).toBeLessThan(500);
+            expect(a.code, `envelope code (server ${i}) of ${what}`).not.toBe(500);
+            expect(worlds[i]!.log.lines, `errors logged (server ${i}) by ${what}`).toEqual([]);
+          }
+          if (answers.length === 2) {
+            expect(answers[1]!.code, `SQLite and PostgreSQL answer ${what} alike: ${answers[1]!.text}`).toBe(
+              first.code,
+            );
+          }
+          if (typeof first.code === 'number' && REFUSALS.has(first.code)) {
+            stats.refused++;
+            if (before !== null) {
+              expect(await fingerprint(worlds[0]!.t.app.database.db), `refused ${what} changed stored data`).toBe(
+                before,
+              );
+            }
+          }
+          if (rc.endsSession && typeof c.identity === 'string') for (const w of worlds) await reopenSessions(w);
+        }),
+        assertOptions(salt, RUNS_PER_ROUTE),
+      );
+      for (const w of worlds) await healthy(w);
+    });
+  }
+});
