@@ -399,6 +399,8 @@ test('dropdown coordinates at bits of a register: moved to other bits, overlaps 
   await edit.getByRole('button', { name: 'Save' }).click();
   await expect(edit.getByText('Values that do not fit in these bits: 2, 3')).toBeVisible();
   await edit.getByLabel('Number of bits').fill('2');
+  // the refusal goes as soon as the bits are wide enough
+  await expect(edit.getByText('Values that do not fit in these bits: 2, 3')).toHaveCount(0);
   await edit.getByRole('button', { name: 'Save' }).click();
   await expect(toast(page)).toHaveText('Saved as new draft version 2; you are now editing it');
   const draftId = Number(/\/(\d+)$/.exec(page.url())?.[1]);
