@@ -61,6 +61,11 @@ export const gatewayConfigSchema = z
      * server instance that took it may have died before storing it; the cloud ignores seqs it has).
      */
     ackTimeoutMs: z.int().min(1000).max(3_600_000).default(60_000),
+    /**
+     * Seqs up to this one were already given out for this module (its past, replayed into the cloud by someone
+     * else, as the demo's history is): its own numbering starts above, so the cloud takes nothing for a resend.
+     */
+    seqsTakenUpTo: z.int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
     /** In `changes` mode, a snapshot is sent at least every so many periods even when nothing changed. */
     fullSnapshotEvery: z.int().min(1).default(10),
     /** Until the cloud sends a plan with its own rate. */

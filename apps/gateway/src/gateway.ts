@@ -115,6 +115,7 @@ class GatewayRuntime implements Gateway {
     this.outbox = new Outbox(join(config.dataDir, `${config.modemId}.outbox.sqlite`), {
       maxMessages: config.outboxMaxMessages,
       logger: this.logger,
+      seqsTakenUpTo: config.seqsTakenUpTo,
     });
     this.simBase = {
       rx: Number(this.outbox.getMeta(META_SIM_RX) ?? 0),

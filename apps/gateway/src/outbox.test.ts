@@ -52,6 +52,18 @@ describe('outbox', () => {
     third.close();
   });
 
+  it('numbers above seqs taken elsewhere, and never goes back below its own', async () => {
+    const file = await outboxFile();
+    const logger = recordingLogger();
+    const first = new Outbox(file, { maxMessages: 100, logger, seqsTakenUpTo: 4320 });
+    expect(first.append((seq) => String(seq))).toBe(4321);
+    first.close();
+    // a lower floor later (or none) changes nothing: the module's own seqs only rise
+    const second = new Outbox(file, { maxMessages: 100, logger, seqsTakenUpTo: 10 });
+    expect(second.append((seq) => String(seq))).toBe(4322);
+    second.close();
+  });
+
   it('drops the oldest messages when full, and says so', async () => {
     const logger = recordingLogger();
     const outbox = new Outbox(await outboxFile(), { maxMessages: 10, logger });

@@ -14,6 +14,8 @@ export interface OutboxOptions {
   /** Past this many messages the oldest are dropped, so a long outage cannot fill the disk. */
   maxMessages: number;
   logger: GatewayLogger;
+  /** Seqs up to this one were given out for the module elsewhere: numbering continues above it. */
+  seqsTakenUpTo?: number;
 }
 
 const SQLITE_FULL = 13;
@@ -62,7 +64,7 @@ export class Outbox {
     };
     this.count = stats.count;
     // The seq survives an empty outbox through meta, so the cloud never sees a seq twice for different data.
-    this.last = Math.max(stats.last ?? 0, Number(this.getMeta('last_seq') ?? 0));
+    this.last = Math.max(stats.last ?? 0, Number(this.getMeta('last_seq') ?? 0), options.seqsTakenUpTo ?? 0);
   }
 
   /** Highest seq ever given out. */

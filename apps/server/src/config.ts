@@ -83,6 +83,7 @@ const envSchema = z.object({
   INGEST_QUEUE_LIMIT: z.coerce.number().int().min(10).max(1_000_000).default(5000),
   INGEST_GAP_WAIT_MS: z.coerce.number().int().min(100).max(3_600_000).default(180_000),
   DEMO_FLEET: flag.optional(),
+  DEMO_BACKFILL_DAYS: z.coerce.number().int().min(0).max(90).default(30),
   WEATHER_URL: z
     .string()
     .url()
@@ -165,6 +166,8 @@ export interface Config {
   /** How long a hole in a module's seqs is waited for before its later data is acked past it. */
   ingestGapWaitMs: number;
   demoFleet: boolean;
+  /** Days of past the demo sets are given on a fresh start (0: none; they start with no history). */
+  demoBackfillDays: number;
   /** Current-weather endpoint of an OpenWeatherMap-compatible service (weather off when not set). */
   weatherUrl?: string;
   weatherKey: string;
@@ -246,6 +249,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ingestQueueLimit: e.INGEST_QUEUE_LIMIT,
     ingestGapWaitMs: e.INGEST_GAP_WAIT_MS,
     demoFleet: e.DEMO_FLEET ?? e.DEMO,
+    demoBackfillDays: e.DEMO_BACKFILL_DAYS,
     ...(e.WEATHER_URL ? { weatherUrl: e.WEATHER_URL } : {}),
     weatherKey: e.WEATHER_KEY,
     weatherCacheMs: e.WEATHER_CACHE_MINUTES * 60_000,

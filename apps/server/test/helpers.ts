@@ -15,6 +15,8 @@ export interface TestApp {
   app: FastifyInstance;
   config: Config;
   dataDir: string;
+  /** Closes the server and starts it again on the same data (`app` is the new one). */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -53,23 +55,35 @@ export async function createTestApp(env: Record<string, string> = {}, opts: Test
     RATE_LIMIT_PASSWORD_RESET: '100000/1m',
     MQTT_PORT: '0',
     DEMO_FLEET: '0',
+    // a demo fleet in a test starts with no past unless the test asks for one
+    DEMO_BACKFILL_DAYS: '0',
     MQTT_HOST: '127.0.0.1',
     WEB_DIST: join(dataDir, 'no-web'),
     ...(pgUrl ? { DATABASE_URL: pgUrl } : {}),
     ...env,
   });
-  const app = await buildApp({
-    config,
-    ...(schema ? { dbSchema: schema } : {}),
-    ...(opts.onRoute ? { onRoute: opts.onRoute } : {}),
-    ...(opts.logger ? { logger: opts.logger } : {}),
-  });
-  await opts.extend?.(app);
-  await app.ready();
+  const build = async () => {
+    const built = await buildApp({
+      config,
+      ...(schema ? { dbSchema: schema } : {}),
+      ...(opts.onRoute ? { onRoute: opts.onRoute } : {}),
+      ...(opts.logger ? { logger: opts.logger } : {}),
+    });
+    await opts.extend?.(built);
+    await built.ready();
+    return built;
+  };
+  let app = await build();
   return {
-    app,
+    get app() {
+      return app;
+    },
     config,
     dataDir,
+    async restart() {
+      await app.close();
+      app = await build();
+    },
     async close() {
       await app.close();
       if (schema) {

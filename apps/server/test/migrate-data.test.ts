@@ -66,7 +66,13 @@ describe.skipIf(!PG_URL)('migrating the embedded SQLite database to PostgreSQL',
     const config = loadConfig(testEnv(dataDir, file));
     const app = await buildApp({ config });
     await app.ready();
-    const t: TestApp = { app, config, dataDir, close: () => app.close() };
+    const t: TestApp = {
+      app,
+      config,
+      dataDir,
+      close: () => app.close(),
+      restart: () => Promise.reject(new Error('a source not restarted')),
+    };
     const db = app.database.db;
     try {
       const manager = await login(app, 'manager@example.com', 'Demo#2026');

@@ -39,6 +39,8 @@ export interface DevicesHandle {
   acks: AckWatch;
   /** The demo fleet's simulated controllers (none outside demo mode), for a control API in tests and demos. */
   demoSimulators: readonly RunningGensetSimulator[];
+  /** Settles once the demo sets' backfilled past is stored (at once without a demo fleet or a past to make). */
+  demoBackfilled: Promise<void>;
 }
 
 declare module 'fastify' {
@@ -138,6 +140,7 @@ export default fp(
       service,
       acks,
       demoSimulators: [],
+      demoBackfilled: Promise.resolve(),
     };
     app.decorate('devices', handle);
 
@@ -174,9 +177,12 @@ export default fp(
             signSecret: config.signSecret,
             log: app.log,
             invalidate: () => ingest.invalidate(),
+            ingest,
+            backfillDays: config.demoBackfillDays,
           })
         : null;
     handle.demoSimulators = demoFleet?.simulators ?? [];
+    handle.demoBackfilled = demoFleet?.backfilled ?? Promise.resolve();
 
     // preClose runs before the database closes (onClose): the demo modules say goodbye to a live broker and
     // everything already received is stored.

@@ -7,7 +7,12 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { DEFAULT_GROUP_ITEMS, layoutG, layoutS, type GroupKind } from '@genset/protocol';
-import { ParallelBus, startGensetSimulator, type RunningGensetSimulator } from '@genset/simulator';
+import {
+  ParallelBus,
+  startGensetSimulator,
+  type GensetSimulator,
+  type RunningGensetSimulator,
+} from '@genset/simulator';
 import { startGateway, type Gateway, type GatewayLogger } from '@genset/gateway';
 import type { Db } from '../../db/database.ts';
 import { DEMO_ADMIN, DEMO_COMPANY_NAME } from '../../seed/demo.ts';
@@ -15,6 +20,8 @@ import { gensetSearchText } from '../../db/migrations/004-gensets.ts';
 import { hashModemSecret } from './embedded-broker.ts';
 import type { Fleet } from './fleet.ts';
 import { createGroupRepository } from '../groups/repository.ts';
+import { setPast, type DemoScenario, type PastEnd } from './backfill.ts';
+import type { Ingest } from './ingest/index.ts';
 
 interface DemoSet {
   modemKey: string;
@@ -23,7 +30,7 @@ interface DemoSet {
   ratedKw: number;
   position: { lat: number; lon: number };
   timeZone: string;
-  scenario: 'mainsFailures' | 'onLoad' | 'trailer' | 'lowFuel' | 'standby' | 'offline' | 'parallel';
+  scenario: DemoScenario;
 }
 
 export const DEMO_SETS: DemoSet[] = [
@@ -239,7 +246,39 @@ async function seedDemoGroups(db: Db, companyId: number) {
 export interface DemoFleet {
   /** The simulated controllers, named by their module's id (DEMO-0001 …), for a control API in tests and demos. */
   simulators: readonly RunningGensetSimulator[];
+  /** Settles once the sets that had no past have theirs stored and are live. */
+  backfilled: Promise<void>;
   close(): Promise<void>;
+}
+
+/** The controller of a demo set as it is at the start of its story (live, or the first day of its past). */
+function simulatorOptions(demo: DemoSet, index: number) {
+  return {
+    id: demo.modemKey,
+    layout: demo.layout,
+    unitId: 1,
+    seed: 100 + index,
+    mode: demo.scenario === 'parallel' ? ('manual' as const) : ('auto' as const),
+    settings: { rated_kw: demo.ratedKw },
+    loadKw: demo.ratedKw * 0.6,
+    fuelPercent: demo.scenario === 'lowFuel' ? 24 : 85,
+    position: demo.position,
+    runHours: 1200 + index * 431,
+    starts: 300 + index * 57,
+    kwh: 150_000 + index * 41_000,
+  };
+}
+
+/** Where a demo set stands: off the mains (prime power, trailer, remote tower, island plant), moving. */
+function prepare(sim: GensetSimulator, demo: DemoSet) {
+  if (['onLoad', 'trailer', 'lowFuel', 'parallel'].includes(demo.scenario)) sim.cutMains();
+  if (demo.scenario === 'trailer') sim.followPath(TRAILER_PATH, 40, true);
+}
+
+/** A demo module that has sent nothing yet (a fresh data directory) is given its past. */
+async function needsPast(db: Db, modemId: number): Promise<boolean> {
+  const modem = await db.selectFrom('modem').select('last_seq').where('id', '=', modemId).executeTakeFirstOrThrow();
+  return modem.last_seq === 0;
 }
 
 export async function startDemoFleet(opts: {
@@ -250,10 +289,13 @@ export async function startDemoFleet(opts: {
   signSecret: string;
   log: FastifyBaseLogger;
   invalidate: () => void;
+  ingest: Pick<Ingest, 'replay' | 'absent'>;
+  /** Days of past a demo set without any is given (0: none). */
+  backfillDays: number;
 }): Promise<DemoFleet> {
   const { db, fleet, log } = opts;
   const company = await db.selectFrom('company').select('id').where('name', '=', DEMO_COMPANY_NAME).executeTakeFirst();
-  if (!company) return { simulators: [], close: async () => undefined };
+  if (!company) return { simulators: [], backfilled: Promise.resolve(), close: async () => undefined };
   const manager = await db
     .selectFrom('users')
     .select('id')
@@ -263,8 +305,66 @@ export async function startDemoFleet(opts: {
   const sims: RunningGensetSimulator[] = [];
   const gateways: Gateway[] = [];
   const timers: NodeJS.Timeout[] = [];
+  let closing = false;
   // The harbour plant is an island: no mains, its sets in MANUAL at rest until someone starts the group.
   const harbourBus = new ParallelBus({ loadKw: HARBOUR_LOAD_KW, sharing: 'isochronous' });
+
+  /** The demo set's controller and module, live from now on; `past` is where its backfilled days ended. */
+  async function startLive(demo: DemoSet, index: number, secret: string, past?: { end: PastEnd; seqs: number }) {
+    const sim = await startGensetSimulator({
+      ...simulatorOptions(demo, index),
+      port: 0,
+      host: '127.0.0.1',
+      realtime: true,
+      timeScale: 1,
+      ...(past ? past.end : {}),
+    });
+    sims.push(sim);
+    prepare(sim, demo);
+    if (demo.scenario === 'parallel') sim.joinBus(harbourBus);
+    if (demo.scenario === 'mainsFailures') {
+      // The mains fail for two minutes every ten: the set starts, takes the load, and stops after cooling.
+      let cycle = 0;
+      timers.push(
+        setInterval(() => {
+          cycle = (cycle + 1) % 10;
+          if (cycle === 1) sim.cutMains();
+          if (cycle === 3) sim.restoreMains();
+        }, 60_000),
+      );
+    }
+    if (demo.scenario === 'lowFuel') {
+      // Refuelled once the low-fuel shutdown has happened and a while has passed, so the story repeats.
+      timers.push(
+        setInterval(() => {
+          if ((sim.state.values?.fuel_level ?? 100) < 6) sim.refuel(30);
+        }, 15 * 60_000),
+      );
+    }
+    for (const t of timers) t.unref();
+    const dataDir = join(opts.dataDir, 'demo-modules', demo.modemKey);
+    mkdirSync(dataDir, { recursive: true });
+    const gateway = await startGateway(
+      {
+        modemId: demo.modemKey,
+        secret,
+        brokerUrl: `mqtt://127.0.0.1:${opts.brokerPort}`,
+        dataDir,
+        model: 'GC-4G',
+        firmware: '2.4.1',
+        imei: `8600000000${String(index).padStart(5, '0')}`,
+        iccid: `8986000000000000${String(index).padStart(4, '0')}`,
+        gps: demo.position,
+        ports: [{ name: 'port1', host: '127.0.0.1', port: sim.port!, controllers: [{ address: 1 }] }],
+        // the seqs of its past are taken: the module numbers on above them
+        ...(past ? { seqsTakenUpTo: past.seqs } : {}),
+      },
+      { logger: gatewayLogger(log, demo.modemKey) },
+    );
+    gateways.push(gateway);
+  }
+
+  const withPast: { demo: DemoSet; index: number; secret: string; modemId: number }[] = [];
   for (const [index, demo] of DEMO_SETS.entries()) {
     const secret = demoSecret(opts.signSecret, demo.modemKey);
     let modem = await db.selectFrom('modem').select(['id']).where('modem_key', '=', demo.modemKey).executeTakeFirst();
@@ -308,78 +408,58 @@ export async function startDemoFleet(opts: {
         .execute();
       await subscribeDemoAccounts(db, existing.id, index);
     }
-    if (demo.scenario === 'offline') continue;
-
-    const sim = await startGensetSimulator({
-      id: demo.modemKey,
-      layout: demo.layout,
-      port: 0,
-      host: '127.0.0.1',
-      unitId: 1,
-      seed: 100 + index,
-      realtime: true,
-      timeScale: 1,
-      mode: demo.scenario === 'parallel' ? 'manual' : 'auto',
-      settings: { rated_kw: demo.ratedKw },
-      loadKw: demo.ratedKw * 0.6,
-      fuelPercent: demo.scenario === 'lowFuel' ? 24 : 85,
-      position: demo.position,
-      runHours: 1200 + index * 431,
-      starts: 300 + index * 57,
-      kwh: 150_000 + index * 41_000,
-    });
-    sims.push(sim);
-    if (demo.scenario === 'onLoad' || demo.scenario === 'trailer' || demo.scenario === 'lowFuel') sim.cutMains();
-    if (demo.scenario === 'trailer') sim.followPath(TRAILER_PATH, 40, true);
-    if (demo.scenario === 'parallel') {
-      sim.cutMains();
-      sim.joinBus(harbourBus);
+    if (opts.backfillDays > 0 && (await needsPast(db, modem.id))) {
+      withPast.push({ demo, index, secret, modemId: modem.id });
+      continue;
     }
-    if (demo.scenario === 'mainsFailures') {
-      // The mains fail for two minutes every ten: the set starts, takes the load, and stops after cooling.
-      let cycle = 0;
-      timers.push(
-        setInterval(() => {
-          cycle = (cycle + 1) % 10;
-          if (cycle === 1) sim.cutMains();
-          if (cycle === 3) sim.restoreMains();
-        }, 60_000),
-      );
-    }
-    if (demo.scenario === 'lowFuel') {
-      // Refuelled once the low-fuel shutdown has happened and a while has passed, so the story repeats.
-      timers.push(
-        setInterval(() => {
-          if ((sim.state.values?.fuel_level ?? 100) < 6) sim.refuel(30);
-        }, 15 * 60_000),
-      );
-    }
-    const dataDir = join(opts.dataDir, 'demo-modules', demo.modemKey);
-    mkdirSync(dataDir, { recursive: true });
-    const gateway = await startGateway(
-      {
-        modemId: demo.modemKey,
-        secret,
-        brokerUrl: `mqtt://127.0.0.1:${opts.brokerPort}`,
-        dataDir,
-        model: 'GC-4G',
-        firmware: '2.4.1',
-        imei: `8600000000${String(index).padStart(5, '0')}`,
-        iccid: `8986000000000000${String(index).padStart(4, '0')}`,
-        gps: demo.position,
-        ports: [{ name: 'port1', host: '127.0.0.1', port: sim.port!, controllers: [{ address: 1 }] }],
-      },
-      { logger: gatewayLogger(log, demo.modemKey) },
-    );
-    gateways.push(gateway);
+    if (demo.scenario !== 'offline') await startLive(demo, index, secret);
   }
   await seedDemoGroups(db, company.id);
   opts.invalidate();
-  for (const t of timers) t.unref();
-  log.info({ sets: DEMO_SETS.length, live: gateways.length }, 'demo fleet running');
+  log.info({ sets: DEMO_SETS.length, live: gateways.length, backfilling: withPast.length }, 'demo fleet running');
+
+  // The sets without a past yet get theirs in the background, one after the other, each going live as soon as
+  // its past is stored; the server answers meanwhile.
+  const backfill = (async () => {
+    if (withPast.length === 0) return;
+    const startedAt = Date.now();
+    const to = startedAt;
+    const from = to - opts.backfillDays * 24 * 60 * 60_000;
+    let samples = 0;
+    for (const { demo, index, secret } of withPast) {
+      if (closing) return;
+      // the farm's module went quiet two days ago (its set is the demo's offline one)
+      const end = demo.scenario === 'offline' ? Math.max(from, to - 2 * 24 * 60 * 60_000) : to;
+      const past = setPast({
+        options: simulatorOptions(demo, index),
+        prepare: (sim) => prepare(sim, demo),
+        scenario: demo.scenario,
+        from,
+        to: end,
+      });
+      try {
+        await opts.ingest.replay(demo.modemKey, past.snapshots);
+        samples += past.count;
+      } catch (err) {
+        log.error({ err, module: demo.modemKey }, 'demo history of a set not backfilled');
+      }
+      if (closing) return;
+      if (demo.scenario === 'offline') opts.ingest.absent(demo.modemKey);
+      // its past's seqs are taken whether or not all of it was stored
+      else await startLive(demo, index, secret, { end: past.end(), seqs: past.count });
+    }
+    log.info(
+      { sets: withPast.length, days: opts.backfillDays, samples, ms: Date.now() - startedAt },
+      'demo history backfilled',
+    );
+  })().catch((err: unknown) => log.error({ err }, 'demo history not backfilled'));
+
   return {
     simulators: sims,
+    backfilled: backfill,
     async close() {
+      closing = true;
+      await backfill;
       for (const t of timers) clearInterval(t);
       await Promise.allSettled(gateways.map((g) => g.close()));
       await Promise.allSettled(sims.map((s) => s.close()));

@@ -12,7 +12,7 @@
 // sets.ts keeps the module and set bindings and each set's live state; presence.ts handles the modules'
 // hellos, events and goodbyes and the watchdog. This file wires them: the queue, its backpressure on the
 // broker, the batch loop, and the writing of what is held in memory between batches.
-import type { ModemChannel } from '@genset/protocol';
+import type { ModemChannel, ModemData } from '@genset/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../db/database.ts';
 import type { RealtimeBus } from '../bus.ts';
@@ -183,6 +183,21 @@ export function createIngest(opts: IngestOptions) {
   }, 50);
   persistTimer.unref();
 
+  /** Queues a snapshot; past the high-water mark, the answer settles once the queue has room again. */
+  function enqueue(modemKey: string, message: ModemData): Promise<void> | undefined {
+    queue.push({ modemKey, message });
+    if (queue.length > stats.peakQueue) stats.peakQueue = queue.length;
+    kick();
+    if (queue.length < queueLimit) return;
+    if (!relief) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => (resolve = r));
+      relief = { promise, resolve };
+      stats.throttled++;
+    }
+    return relief.promise;
+  }
+
   function receive(modemKey: string, channel: ModemChannel, payload: Buffer): Promise<void> | undefined {
     if (closed) return;
     stats.received++;
@@ -192,17 +207,7 @@ export function createIngest(opts: IngestOptions) {
         case 'data': {
           const message = decoder.read(modemKey, payload);
           if (!message) return;
-          queue.push({ modemKey, message });
-          if (queue.length > stats.peakQueue) stats.peakQueue = queue.length;
-          kick();
-          if (queue.length < queueLimit) return;
-          if (!relief) {
-            let resolve!: () => void;
-            const promise = new Promise<void>((r) => (resolve = r));
-            relief = { promise, resolve };
-            stats.throttled++;
-          }
-          return relief.promise;
+          return enqueue(modemKey, message);
         }
         case 'state': {
           if (payload.toString('utf8').trim() === 'offline') presence.gone(modemKey);
@@ -237,6 +242,23 @@ export function createIngest(opts: IngestOptions) {
 
   return {
     stats,
+    /**
+     * Takes a module's past snapshots as if it had sent them (the demo's history): through the same queue,
+     * decoder and stages, without counting the module as heard from now. Settles once they are all stored.
+     */
+    async replay(modemKey: string, messages: Iterable<ModemData>) {
+      let n = 0;
+      for (const message of messages) {
+        await enqueue(modemKey, message);
+        // making the snapshots costs time too: let batches, requests and live modules in between
+        if (++n % 100 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      await exclusive(async () => undefined);
+    },
+    /** The module is not there (whatever its replayed past said): its sets are shown offline. */
+    absent(modemKey: string) {
+      presence.gone(modemKey);
+    },
     /** Forget cached bindings (after a set is added, moved or deleted). */
     invalidate() {
       sets.forget();
