@@ -115,10 +115,33 @@ function lateDeliveries(): Story {
   };
 }
 
+/** A working site's day (hours in UTC, kW as shares of the set's rating): busy by day, a little at night. */
+function workingDays(shift: { from: number; to: number }): Story {
+  return (sim, step) => {
+    if (step !== 0) return;
+    const kw = sim.state.settings.rated_kw;
+    sim.setLoadProfile([
+      { hour: shift.from - 1, kw: 0.2 * kw },
+      { hour: shift.from, kw: 0.75 * kw },
+      { hour: (shift.from + shift.to) / 2, kw: 0.85 * kw },
+      { hour: shift.to, kw: 0.7 * kw },
+      { hour: shift.to + 1, kw: 0.2 * kw },
+    ]);
+  };
+}
+
 const STORIES: Record<DemoScenario, () => Story> = {
   mainsFailures: () => all(mainsFailures(), fuelDeliveries(40, 95), servicing(), episode('battery_low', 17, 3, 14)),
-  onLoad: () => all(fuelDeliveries(30, 90), servicing(), episode('high_coolant_temp_shutdown', 11, 14, 3)),
-  trailer: () => all(fuelDeliveries(30, 95), servicing(), episode('charge_fail', 22, 9, 2)),
+  // the quarry in Madrid works 07:00 to 19:00; the trailer powers an event site in Istanbul by day
+  onLoad: () =>
+    all(
+      workingDays({ from: 6, to: 18 }),
+      fuelDeliveries(30, 90),
+      servicing(),
+      episode('high_coolant_temp_shutdown', 11, 14, 3),
+    ),
+  trailer: () =>
+    all(workingDays({ from: 6, to: 20 }), fuelDeliveries(30, 95), servicing(), episode('charge_fail', 22, 9, 2)),
   lowFuel: () => all(lateDeliveries(), servicing()),
   standby: () => all(weeklyTest(3), fuelDeliveries(50, 95), servicing(), episode('battery_low', 20, 0, 24)),
   offline: () => all(irrigation(), fuelDeliveries(30, 90), servicing()),
