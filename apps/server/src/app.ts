@@ -85,7 +85,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   void serializerCompiler;
 
-  const database = await openDatabase(config.databaseUrl, opts.dbSchema ? { schema: opts.dbSchema } : {});
+  const database = await openDatabase(config.databaseUrl, {
+    ...(opts.dbSchema ? { schema: opts.dbSchema } : {}),
+    log: app.log,
+  });
   app.decorate('database', database);
   app.decorate('config', config);
   app.addHook('onClose', async () => database.close());

@@ -33,7 +33,13 @@ export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);
 }
 
-export async function openDatabase(url: string, options: { schema?: string } = {}): Promise<OpenedDatabase> {
+export interface OpenOptions {
+  schema?: string;
+  /** Where connection failures outside any query are reported (PostgreSQL: an idle connection that broke). */
+  log?: { warn(obj: object, msg: string): void };
+}
+
+export async function openDatabase(url: string, options: OpenOptions = {}): Promise<OpenedDatabase> {
   let db: Db;
   let kind: DbKind;
   let connections: () => ConnectionUse;
@@ -50,6 +56,15 @@ export async function openDatabase(url: string, options: { schema?: string } = {
           return pg.types.getTypeParser(oid, format as 'text');
         }) as typeof pg.types.getTypeParser,
       },
+    });
+    // An idle connection that breaks (PostgreSQL restarted or shut down, sessions ended by an administrator, a
+    // network cut) makes the pool emit 'error'; with no listener that event ends the process. The pool has
+    // already dropped the connection and opens a new one for the next query, and queries while the database is
+    // away fail on their own (ingestion retries, /readyz says so), so a warning is all it needs.
+    pool.on('error', (err: Error & { code?: string }) => {
+      const message = { err: err.message, code: err.code };
+      if (options.log) options.log.warn(message, 'idle database connection lost');
+      else console.warn(`idle database connection lost: ${err.message}`);
     });
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     connections = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });

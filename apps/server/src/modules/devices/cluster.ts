@@ -69,6 +69,17 @@ export async function startCluster(opts: {
   const inbox = (id: string) => `${namespace}:ingest:${id}`;
   const pub = new Redis(opts.redisUrl, { lazyConnect: true, maxRetriesPerRequest: null });
   const sub = new Redis(opts.redisUrl, { lazyConnect: true, maxRetriesPerRequest: null });
+  // While Redis is away both connections retry on their own (the subscriber subscribes again once back), and
+  // what is published meanwhile waits in the offline queue. Without a listener ioredis writes every failed
+  // attempt to stderr with its stack: one warning a minute says the same.
+  let warned = 0;
+  for (const client of [pub, sub]) {
+    client.on('error', (err: Error) => {
+      if (Date.now() - warned < 60_000) return;
+      warned = Date.now();
+      log.warn({ err: err.message }, 'redis unreachable (cluster bus and membership); reconnecting');
+    });
+  }
   await pub.connect();
   await sub.connect();
   const local = new EventEmitter();
