@@ -80,6 +80,11 @@ export function createAcks({ db, transport, log, gapWaitMs }: AcksOptions) {
     /** Whether the module's ack state is at hand (else `load` reads it, before the batch's transaction). */
     known: (modemId: number) => states.has(modemId),
     load,
+    /** Whether the seq was acked or stored past a hole already (so a message with it is a resend). */
+    passed(modemId: number, seq: number) {
+      const state = states.get(modemId);
+      return state !== undefined && (seq <= state.upTo || state.above.has(seq));
+    },
     /** After a batch committed: how far each of its modules may be acked now (by module key). */
     async settle(seen: SeenSeqs) {
       const acks = new Map<string, number>();

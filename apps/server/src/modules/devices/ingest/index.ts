@@ -70,7 +70,7 @@ export function createIngest(opts: IngestOptions) {
   const sets = createSets({ db, log, cluster, takeUp: (set) => rollups.catchUp(set) });
   const rollups = createRollups({ db, log, sets, acks, stats, persistMs, cluster });
   const statusAlarms = createStatusAlarms({ db, sets, bus, log });
-  const decoder = createDecoder({ sets, protocols, acks, log, stats });
+  const decoder = createDecoder({ db, sets, protocols, acks, log, stats });
   const store = createStore({ db, sets, statusAlarms });
   const presence = createPresence({
     db,
