@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { layoutS, MQTT_MAX_PAYLOAD_BYTES } from '@genset/protocol';
-import { call, createTestApp, login, PG_URL, type TestApp } from './helpers.ts';
+import { call, createTestApp, login, type TestApp } from './helpers.ts';
 import { encodeBlocks } from './support/encode.ts';
 import { connectFakeModule, type FakeModule } from './support/fake-module.ts';
 import { newSet, RUNNING } from './support/history-data.ts';
