@@ -22,13 +22,24 @@ export function createPresence({ db, sets, statusAlarms, bus, log, expectedPerio
   const lastSeen = new Map<string, number>();
   let watchdog: NodeJS.Timeout | undefined;
 
-  const offline = (modemKey: string, reason: string) =>
-    void statusAlarms.setOffline(modemKey, reason).catch((err: unknown) => log.error({ err }, 'offline update failed'));
+  /** Modules whose going offline could not be written (the database away): tried again every second. */
+  const offlinePending = new Map<string, string>();
+
+  const offline = (modemKey: string, reason: string) => {
+    const retry = offlinePending.has(modemKey);
+    offlinePending.delete(modemKey);
+    void statusAlarms.setOffline(modemKey, reason).catch((err: unknown) => {
+      if (!retry) log.error({ err, module: modemKey }, 'offline update failed; trying again every second');
+      // unless the module came back meanwhile, its sets must not stay shown online
+      if (!lastSeen.has(modemKey)) offlinePending.set(modemKey, reason);
+    });
+  };
 
   return {
     /** Any message from the module. */
     seen(modemKey: string) {
       lastSeen.set(modemKey, Date.now());
+      offlinePending.delete(modemKey);
     },
 
     /** 'offline' on the state topic: the module's last will, or its own goodbye when it closes cleanly. */
@@ -100,6 +111,7 @@ export function createPresence({ db, sets, statusAlarms, bus, log, expectedPerio
             offline(modemKey, 'noData');
           }
         }
+        for (const [modemKey, reason] of offlinePending) offline(modemKey, reason);
       }, 1000);
       watchdog.unref();
     },
