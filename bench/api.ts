@@ -17,17 +17,10 @@ import { createUser, ensureCompanyRoles, seedBase } from '../apps/server/src/see
 import { load, type LoadRequest, type LoadResult } from './lib/http-load.ts';
 import { freePort, spawnNode, waitForPort, waitForQuiet, watchMachine, watchProcess } from './lib/proc.ts';
 import { ADMIN, signIn, startServerChild } from './lib/server.ts';
-import { fmt, mib, table } from './lib/stats.ts';
+import { fmt, intEnv, mib, table } from './lib/stats.ts';
 import { summariseProfile } from './lib/profile.ts';
 
 const BENCH_DIR = fileURLToPath(new URL('.', import.meta.url));
-
-function intEnv(name: string, fallback: number, min: number, max: number): number {
-  const raw = process.env[name];
-  const v = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isInteger(v) || v < min || v > max) throw new Error(`${name} must be an integer in ${min}..${max}`);
-  return v;
-}
 
 const P = {
   sets: intEnv('BENCH_SETS', 10_000, 10, 200_000),

@@ -49,17 +49,10 @@ import {
   type Store,
 } from './lib/server.ts';
 import { MOSQUITTO_BIN, startMosquitto } from './lib/mosquitto.ts';
-import { fmt, mib, sleep, summary, table, waitUntil } from './lib/stats.ts';
+import { fmt, intEnv, mib, sleep, summary, table, waitUntil } from './lib/stats.ts';
 import { openWatchers, type Watchers } from './lib/ws.ts';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
-
-function intEnv(name: string, fallback: number, min: number, max: number): number {
-  const raw = process.env[name];
-  const v = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isInteger(v) || v < min || v > max) throw new Error(`${name} must be an integer in ${min}..${max}`);
-  return v;
-}
 
 const P = {
   modules: intEnv('BENCH_MODULES', 1000, 1, 5000),

@@ -13,15 +13,8 @@ import { computeSign, DEFAULT_SIGN_SECRET } from '@genset/protocol';
 import { closeModules, connectServerModules, runPhase, type BenchModule } from './lib/modules.ts';
 import { procSample } from './lib/proc.ts';
 import { ADMIN, openStore, seedModules, signIn, startServerChild } from './lib/server.ts';
-import { fmt, sleep, summary, table } from './lib/stats.ts';
+import { fmt, intEnv, sleep, summary, table } from './lib/stats.ts';
 import { openWatchers } from './lib/ws.ts';
-
-function intEnv(name: string, fallback: number, min: number, max: number): number {
-  const raw = process.env[name];
-  const v = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isInteger(v) || v < min || v > max) throw new Error(`${name} must be an integer in ${min}..${max}`);
-  return v;
-}
 
 const P = {
   durationS: intEnv('SOAK_DURATION_S', 3600, 10, 7 * 24 * 3600),

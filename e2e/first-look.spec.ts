@@ -1,41 +1,26 @@
 // A newcomer's first look: a server started on a fresh data directory, as `npm start` starts it (demo fleet and
 // its 30 days of past), shows within a minute a full home page (output ranking, latest alarms), a month of a
 // set's trends and an alarm history. The test runs a server of its own, so the other tests keep an empty past.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test, expect } from './fixtures.ts';
 import { signInWithPassword } from './helpers.ts';
-import { startServer, type RunningServer } from '../apps/server/src/server.ts';
+import { startOwnServer } from './own-server.ts';
 
-let server: RunningServer | undefined;
-let dataDir = '';
+let own: Awaited<ReturnType<typeof startOwnServer>> | undefined;
 let startedAt = 0;
 
 test.beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'genset-e2e-first-look-'));
   startedAt = Date.now();
-  server = await startServer({
-    port: 0,
-    host: '127.0.0.1',
-    dataDir,
-    demo: true,
-    webDist: process.env.WEB_OUT_DIR ?? 'apps/web/dist',
-    logLevel: 'warn',
-    env: { MQTT_PORT: '0' },
-  });
+  // as `npm start` starts it: the demo fleet with its past (DEMO_BACKFILL_DAYS at its default)
+  own = await startOwnServer('first-look', {});
 });
 
-test.afterAll(async () => {
-  await server?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+test.afterAll(async () => own?.close());
 
 test('a fresh start shows a full home page, a month of trends and an alarm history within a minute', async ({
   page,
 }) => {
   test.setTimeout(120_000);
-  await page.goto(`${server!.url}/login`);
+  await page.goto(`${own!.server.url}/login`);
   await signInWithPassword(page, { username: 'manager@example.com', password: 'Demo#2026' });
 
   // The home page: the ranking fills as the sets' pasts are stored (the page follows without a reload).
@@ -44,14 +29,14 @@ test('a fresh start shows a full home page, a month of trends and an alarm histo
   await expect(page.getByTestId('output-ranking')).toBeVisible({ timeout: 60_000 });
   await expect(page.getByText('Quarry prime power:', { exact: false }).first()).toBeAttached();
   await expect(page.getByTestId('latest-alarms').locator('.ant-list-item').first()).toBeVisible({ timeout: 60_000 });
-  await server!.app.devices.demoBackfilled;
+  await own!.server.app.devices.demoBackfilled;
   expect(Date.now() - startedAt).toBeLessThan(60_000);
 
   // A set's month of trends.
-  const sets = await server!.app.database.db.selectFrom('genset').select(['name', 'token']).execute();
+  const sets = await own!.server.app.database.db.selectFrom('genset').select(['name', 'token']).execute();
   const quarry = sets.find((s) => s.name === 'Quarry prime power')!;
   const chart = page.waitForResponse((r) => r.url().endsWith('/yewu/history/chart'));
-  await page.goto(`${server!.url}/genset/history?token=${quarry.token}&range=month`);
+  await page.goto(`${own!.server.url}/genset/history?token=${quarry.token}&range=month`);
   const series = ((await (await chart).json()) as { data: { series: { points: [number, number | null][] }[] } }).data
     .series;
   const points = series.flatMap((s) => s.points);
@@ -60,7 +45,7 @@ test('a fresh start shows a full home page, a month of trends and an alarm histo
   await expect(page.getByText('No data in this range')).toHaveCount(0);
 
   // Its alarm history over the month: the day the cooling failed.
-  await page.goto(`${server!.url}/genset/alarms?token=${quarry.token}&range=month`);
+  await page.goto(`${own!.server.url}/genset/alarms?token=${quarry.token}&range=month`);
   const table = page.getByTestId('alarm-table');
   await expect(table.getByRole('row', { name: /High coolant temperature shutdown/ })).toBeVisible();
   await expect(table.getByRole('row', { name: /Maintenance due/ }).first()).toBeVisible();

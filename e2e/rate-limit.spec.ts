@@ -1,37 +1,21 @@
 // Too many sign-in attempts: the page says, in the user's language, how many seconds to wait, and the button
 // counts them down. The test runs a small server of its own with a low limit, so that the other tests'
 // sign-ins from the same address are not counted against it.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test, expect } from './fixtures.ts';
 import { toast } from './helpers.ts';
-import { startServer, type RunningServer } from '../apps/server/src/server.ts';
+import { startOwnServer } from './own-server.ts';
 
-let server: RunningServer | undefined;
-let dataDir = '';
+let own: Awaited<ReturnType<typeof startOwnServer>> | undefined;
 
 test.beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'genset-e2e-limits-'));
-  server = await startServer({
-    port: 0,
-    host: '127.0.0.1',
-    dataDir,
-    demo: true,
-    webDist: process.env.WEB_OUT_DIR ?? 'apps/web/dist',
-    logLevel: 'warn',
-    env: { MQTT_PORT: '0', DEMO_FLEET: '0', RATE_LIMIT_SIGN_IN: '2/1m' },
-  });
+  own = await startOwnServer('limits', { DEMO_FLEET: '0', RATE_LIMIT_SIGN_IN: '2/1m' });
 });
 
-test.afterAll(async () => {
-  await server?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+test.afterAll(async () => own?.close());
 
 test('the third sign-in within a minute is told, in Spanish, to wait, and the button counts down', async ({ page }) => {
   await page.addInitScript(() => localStorage.setItem('lang', 'es-ES'));
-  await page.goto(`${server!.url}/login`);
+  await page.goto(`${own!.server.url}/login`);
   const submit = page.getByTestId('login-submit');
   await expect(submit).toHaveText('Iniciar sesión');
   await page.locator('#login_username').fill('viewer@example.com');

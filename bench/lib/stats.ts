@@ -44,3 +44,11 @@ export async function waitUntil(check: () => boolean, timeoutMs: number, everyMs
   }
   return check();
 }
+
+/** An integer parameter from the environment, within bounds (else the benchmark stops and says which). */
+export function intEnv(name: string, fallback: number, min: number, max: number): number {
+  const raw = process.env[name];
+  const v = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isInteger(v) || v < min || v > max) throw new Error(`${name} must be an integer in ${min}..${max}`);
+  return v;
+}

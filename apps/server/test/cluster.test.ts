@@ -14,14 +14,14 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGensetSimulator, type RunningGensetSimulator } from '@genset/simulator';
 import { startGateway, silentLogger, type Gateway } from '@genset/gateway';
-import { computeSign, DEFAULT_SIGN_SECRET, layoutS, modemTopic } from '@genset/protocol';
+import { layoutS, modemTopic } from '@genset/protocol';
 import { openDatabase } from '../src/db/database.ts';
 import { createFleet } from '../src/modules/devices/fleet.ts';
 import { seedProtocols } from '../src/modules/devices/protocols.ts';
 import { ownerOf } from '../src/modules/devices/cluster.ts';
 import { PG_URL } from './helpers.ts';
 import { MOSQUITTO as MOSQUITTO_PROGRAM, programPath } from '../../../scripts/system-programs.ts';
-import { freePort, startServerProcess, type ServerProcess } from './support/server-process.ts';
+import { freePort, postTo, startServerProcess, type ServerProcess } from './support/server-process.ts';
 import { connectWs, type WsClient } from './support/ws-client.ts';
 
 const MOSQUITTO = programPath(MOSQUITTO_PROGRAM);
@@ -114,20 +114,7 @@ function instanceEnv(id: 'A' | 'B'): Record<string, string> {
   };
 }
 
-async function api(instance: ServerProcess, path: string, body: object) {
-  const time = String(Math.floor(Date.now() / 1000));
-  const res = await fetch(`${instance.url}/yewu${path}`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-time': time,
-      'x-sign': computeSign(utoken || undefined, time, DEFAULT_SIGN_SECRET),
-      ...(utoken ? { 'x-token': utoken } : {}),
-    },
-    body: JSON.stringify(body),
-  });
-  return (await res.json()) as { code: number; msg: string; data: any };
-}
+const api = (instance: ServerProcess, path: string, body: object) => postTo(instance, path, body, utoken);
 
 async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string) {
   const deadline = Date.now() + timeoutMs;

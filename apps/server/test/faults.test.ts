@@ -15,13 +15,13 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGensetSimulator, type RunningGensetSimulator } from '@genset/simulator';
 import { startGateway, silentLogger, type Gateway } from '@genset/gateway';
-import { computeSign, DEFAULT_SIGN_SECRET, layoutS } from '@genset/protocol';
+import { layoutS } from '@genset/protocol';
 import { openDatabase } from '../src/db/database.ts';
 import { createFleet } from '../src/modules/devices/fleet.ts';
 import { seedProtocols } from '../src/modules/devices/protocols.ts';
 import { ownerOf } from '../src/modules/devices/cluster.ts';
 import { STATUS } from '../src/modules/devices/ingest/types.ts';
-import { startServerProcess, type ServerProcess } from './support/server-process.ts';
+import { postTo, startServerProcess, type ServerProcess } from './support/server-process.ts';
 import { connectWs, type WsClient } from './support/ws-client.ts';
 import {
   missingPrograms,
@@ -113,20 +113,7 @@ async function startInstance(id: Name): Promise<ServerProcess> {
   return server;
 }
 
-async function api(instance: ServerProcess, path: string, body: object) {
-  const time = String(Math.floor(Date.now() / 1000));
-  const res = await fetch(`${instance.url}/yewu${path}`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-time': time,
-      'x-sign': computeSign(utoken || undefined, time, DEFAULT_SIGN_SECRET),
-      ...(utoken ? { 'x-token': utoken } : {}),
-    },
-    body: JSON.stringify(body),
-  });
-  return (await res.json()) as { code: number; msg: string; data: any };
-}
+const api = (instance: ServerProcess, path: string, body: object) => postTo(instance, path, body, utoken);
 
 async function readiness(instance: ServerProcess): Promise<{ status: number; checks: Record<string, string> }> {
   try {

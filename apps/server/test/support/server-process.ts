@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { computeSign, DEFAULT_SIGN_SECRET } from '@genset/protocol';
 
 const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -62,4 +63,25 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
       await exited;
     },
   };
+}
+
+/** A signed POST to the instance's API, as the console makes it (with the user's token when there is one). */
+export async function postTo(
+  instance: ServerProcess,
+  path: string,
+  body: object,
+  utoken = '',
+): Promise<{ code: number; msg: string; data: any }> {
+  const time = String(Math.floor(Date.now() / 1000));
+  const res = await fetch(`${instance.url}/yewu${path}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-time': time,
+      'x-sign': computeSign(utoken || undefined, time, DEFAULT_SIGN_SECRET),
+      ...(utoken ? { 'x-token': utoken } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+  return (await res.json()) as { code: number; msg: string; data: any };
 }
