@@ -3,6 +3,7 @@
 import { loadConfig } from './config.ts';
 import { startServer } from './server.ts';
 import { DEMO_ACCOUNTS, DEMO_ADMIN, DEMO_PASSWORD } from './seed/demo.ts';
+import { DEMO_SETS } from './modules/devices/demo-fleet.ts';
 
 const GRACE_MS = 10_000;
 
@@ -27,7 +28,14 @@ async function main() {
       ...DEMO_ACCOUNTS.map((a) => `  ${a.label.padEnd(22)}  ${a.account} / ${DEMO_PASSWORD}`),
       `  One-time codes (SMS / e-mail) are written to ${config.outboxDir}/messages.jsonl`,
       ...(config.demoFleet
-        ? ['  Six demo gensets run on simulated controllers and cloud modules (DEMO_FLEET=0 turns them off)']
+        ? [
+            `  ${DEMO_SETS.length} demo gensets run on simulated controllers and cloud modules (DEMO_FLEET=0 turns them off)`,
+            ...(config.demoBackfillDays > 0
+              ? [
+                  `  On a fresh start they are first given their last ${config.demoBackfillDays} days of history (DEMO_BACKFILL_DAYS=0: none)`,
+                ]
+              : []),
+          ]
         : []),
     ];
     console.log(`\n${lines.join('\n')}\n`);
