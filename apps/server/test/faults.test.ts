@@ -295,8 +295,11 @@ describe.skipIf(missing.length > 0 || repeat)('faults with two instances on Post
       // comes back once the modules have read a few snapshots more. Meanwhile both instances stay up and say the
       // database is down, and the modules keep what they read.
       await moving(2);
+      const beforeOutage = ws!.messages.length;
       await postgres!.stop('clean');
       await reportsDown('database', [instances.A!, instances.B!]);
+      // the open console is told that live data is interrupted, and by what
+      await ws!.waitFor((msg) => msg.method === 'health' && msg.down.includes('database'), 15_000, beforeOutage);
       // One module says goodbye while the database is away: its going offline cannot be written yet, and is
       // once the database is back, so its set is not shown online for good.
       const leaving = modules[0]!;
@@ -319,6 +322,9 @@ describe.skipIf(missing.length > 0 || repeat)('faults with two instances on Post
         });
       await startModule(leaving);
       await resumed(Date.now(), 'the PostgreSQL restart');
+      // and that it is live again
+      const told = ws!.messages.findLast((msg) => msg.method === 'health');
+      expect(told?.down).toEqual([]);
 
       // PostgreSQL crashes (immediate shutdown: no checkpoint, the next start replays the WAL). What was acked
       // had been committed, so it survives.

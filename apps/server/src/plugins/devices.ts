@@ -25,6 +25,7 @@ import { startCluster, type Cluster } from '../modules/devices/cluster.ts';
 import { createGroupRepository } from '../modules/groups/repository.ts';
 import { watchAcks, type AckWatch } from '../modules/devices/ack-watch.ts';
 import type { RunningGensetSimulator } from '@genset/simulator';
+import { createServiceHealth, type ServiceHealth } from '../modules/devices/service-health.ts';
 
 export interface DevicesHandle {
   transport: DeviceTransport;
@@ -41,6 +42,8 @@ export interface DevicesHandle {
   demoSimulators: readonly RunningGensetSimulator[];
   /** Settles once the demo sets' backfilled past is stored (at once without a demo fleet or a past to make). */
   demoBackfilled: Promise<void>;
+  /** What the server cannot reach now (kept by the readiness watch), told to every open console. */
+  health: ServiceHealth;
 }
 
 declare module 'fastify' {
@@ -129,6 +132,7 @@ export default fp(
       commandTimeoutMs: config.commandTimeoutMs,
       live: (gensetId) => ingest.latestRow(gensetId),
     });
+    const health = createServiceHealth();
     const handle: DevicesHandle = {
       transport,
       protocols,
@@ -141,6 +145,7 @@ export default fp(
       acks,
       demoSimulators: [],
       demoBackfilled: Promise.resolve(),
+      health,
     };
     app.decorate('devices', handle);
 
@@ -157,6 +162,7 @@ export default fp(
       },
     });
     await app.register(realtimeRoutes, {
+      health,
       auth: opts.auth,
       accounts: opts.accounts,
       fleet,

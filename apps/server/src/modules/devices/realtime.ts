@@ -15,6 +15,7 @@ import type { AccountService } from '../account/service.ts';
 import type { RealtimeBus, MonitorMessage, AlarmMessage } from './bus.ts';
 import type { Fleet } from './fleet.ts';
 import type { Planner } from './plans.ts';
+import type { ServiceHealth } from './service-health.ts';
 
 /** The console sends a heartbeat every 120 s; two missed ones end the connection. */
 export const HEARTBEAT_TIMEOUT_MS = 300_000;
@@ -57,6 +58,8 @@ interface Watcher {
 }
 
 export interface RealtimeOptions {
+  /** What the server cannot reach now: every open console is told when it changes. */
+  health: ServiceHealth;
   auth: AuthService;
   accounts: AccountService;
   fleet: Fleet;
@@ -87,6 +90,14 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
       list: m.list.map((a) => ({ ...a, title: a.title[w.lang] ?? a.title['en-US'] ?? a.code })),
     });
 
+  // Every open connection hears when the server loses (or gets back) its database, broker or Redis: until then
+  // the values on its pages are the last ones pushed, not live ones.
+  const everyone = new Set<Watcher>();
+  const healthPush = (w: Watcher) => send(w, { method: 'health', down: opts.health.down() });
+  const unsubscribeHealth = opts.health.subscribe(() => {
+    for (const w of everyone) if (w.userId !== null) healthPush(w);
+  });
+
   const unsubscribeMonitor = opts.bus.subscribe('monitor', (m) => {
     for (const w of bySet.get(m.gensetId) ?? []) monitorPush(w, m);
   });
@@ -94,6 +105,7 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
     for (const w of bySet.get(m.gensetId) ?? []) alarmPush(w, m);
   });
   app.addHook('onClose', async () => {
+    unsubscribeHealth();
     unsubscribeMonitor();
     unsubscribeAlarm();
   });
@@ -220,6 +232,7 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
       lang: 'en-US',
       timer: setTimeout(() => socket.close(4000, 'heartbeat timeout'), HEARTBEAT_TIMEOUT_MS),
     };
+    everyone.add(w);
 
     socket.on('message', (raw) => {
       w.queue = w.queue
@@ -253,7 +266,10 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
             stopWatchingMany(w);
             await stopWatchingGroup(w);
             await stopWatching(w);
+            const first = w.userId === null;
             w.userId = session.user.id;
+            // a console that connects while something is down is told at once
+            if (first && opts.health.down().length > 0) healthPush(w);
           }
           if (hb.tokens) await watchMany(w, session.user, hb.tokens);
           else if (w.many.size) stopWatchingMany(w);
@@ -286,6 +302,7 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
     });
 
     socket.on('close', () => {
+      everyone.delete(w);
       clearTimeout(w.timer);
       stopWatchingMany(w);
       void stopWatchingGroup(w).catch((err: unknown) => app.log.warn({ err }, 'unwatch failed'));
