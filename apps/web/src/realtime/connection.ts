@@ -205,6 +205,10 @@ export class RealtimeConnection {
         this.opts.listener.push({ ...push, tokens: push.tokens.filter((t) => this.watchedTokens().has(t)) });
         return;
       }
+      if (push.method === 'health') {
+        this.opts.listener.push(push);
+        return;
+      }
       // Spec 4: a push matches only a set this page watches.
       if (this.watchedTokens().has(push.token)) this.opts.listener.push(push);
     });

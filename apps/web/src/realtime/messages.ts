@@ -51,7 +51,13 @@ export interface ErrorPush {
   tokens: string[];
 }
 
-export type RealtimePush = MonitorPush | AlarmPush | ErrorPush;
+/** What the server cannot reach now (its database, the MQTT broker, Redis); empty once everything answers. */
+export interface HealthPush {
+  method: 'health';
+  down: string[];
+}
+
+export type RealtimePush = MonitorPush | AlarmPush | ErrorPush | HealthPush;
 
 type Loose = Record<string, unknown>;
 
@@ -101,6 +107,9 @@ export function parsePush(text: string): RealtimePush | null {
   if (raw.method === 'alarm' && isToken(raw.token)) {
     const list = Array.isArray(raw.list) ? raw.list.map(alarm).filter((a): a is LiveAlarm => a !== null) : [];
     return { method: 'alarm', token: raw.token, alarmnum: isNumber(raw.alarmnum) ? raw.alarmnum : list.length, list };
+  }
+  if (raw.method === 'health' && Array.isArray(raw.down)) {
+    return { method: 'health', down: raw.down.filter((d): d is string => typeof d === 'string') };
   }
   if (raw.method === 'error') {
     const tokens = Array.isArray(raw.tokens) ? raw.tokens.filter(isToken) : isToken(raw.token) ? [raw.token] : [];

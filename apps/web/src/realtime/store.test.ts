@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { socketUrl } from './client.ts';
 import { parsePush } from './messages.ts';
-import { applyPush, keepOnly, useRealtimeStore } from './store.ts';
+import { applyPush, keepOnly, setConnectionState, useRealtimeStore } from './store.ts';
 
 const push = (message: object) => {
   const parsed = parsePush(JSON.stringify(message));
@@ -9,7 +9,7 @@ const push = (message: object) => {
   applyPush(parsed);
 };
 
-beforeEach(() => useRealtimeStore.setState({ connection: 'idle', sets: {} }));
+beforeEach(() => useRealtimeStore.setState({ connection: 'idle', sets: {}, serverDown: [] }));
 
 describe('realtime store', () => {
   it('keeps the latest monitor and alarm pushes of each set side by side', () => {
@@ -34,6 +34,17 @@ describe('realtime store', () => {
     expect(useRealtimeStore.getState().sets.B?.error).toBe('Not found');
     keepOnly(new Set(['A']));
     expect(Object.keys(useRealtimeStore.getState().sets)).toEqual(['A']);
+  });
+
+  it('keeps what the server cannot reach while the connection is open, and forgets it with the connection', () => {
+    setConnectionState('open');
+    push({ method: 'health', down: ['database', 42] });
+    expect(useRealtimeStore.getState().serverDown).toEqual(['database']);
+    push({ method: 'health', down: [] });
+    expect(useRealtimeStore.getState().serverDown).toEqual([]);
+    push({ method: 'health', down: ['broker'] });
+    setConnectionState('offline');
+    expect(useRealtimeStore.getState().serverDown).toEqual([]);
   });
 
   it('ignores frames it does not understand', () => {

@@ -22,15 +22,21 @@ export interface LiveSet {
 export interface RealtimeState {
   connection: ConnectionState;
   sets: Record<string, LiveSet>;
+  /** What the server said it cannot reach (database, broker, redis) on the open connection; empty: nothing. */
+  serverDown: string[];
 }
 
-export const useRealtimeStore = create<RealtimeState>(() => ({ connection: 'idle', sets: {} }));
+export const useRealtimeStore = create<RealtimeState>(() => ({ connection: 'idle', sets: {}, serverDown: [] }));
 
 function empty(token: string): LiveSet {
   return { token, status: null, alarmnum: null, ts: null, values: {}, alarms: null, error: null };
 }
 
 export function applyPush(push: RealtimePush): void {
+  if (push.method === 'health') {
+    useRealtimeStore.setState({ serverDown: push.down });
+    return;
+  }
   useRealtimeStore.setState((state) => {
     const sets = { ...state.sets };
     if (push.method === 'error') {
@@ -47,7 +53,8 @@ export function applyPush(push: RealtimePush): void {
 }
 
 export function setConnectionState(connection: ConnectionState): void {
-  useRealtimeStore.setState({ connection });
+  // what a server said holds for its connection only: a new one is told again
+  useRealtimeStore.setState(connection === 'open' ? { connection } : { connection, serverDown: [] });
 }
 
 /** Drops what was received for sets nobody watches any more, so a later visit starts from fresh pushes. */

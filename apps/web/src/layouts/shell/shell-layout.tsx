@@ -5,6 +5,7 @@ import { Outlet } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../stores/session.ts';
 import { FullPageLoading } from '../../components/full-page-loading.tsx';
+import { LiveDataBanner } from '../../components/live-data-banner.tsx';
 import { Navbar } from './navbar.tsx';
 import { Sidebar } from './sidebar.tsx';
 import { TagsView } from './tags-view.tsx';
@@ -20,6 +21,7 @@ export function ShellLayout() {
   if (embedded) {
     return (
       <main id="main" style={{ padding: 12 }} data-testid="main">
+        <LiveDataBanner />
         <Suspense fallback={<FullPageLoading />}>
           <Outlet />
         </Suspense>
@@ -39,6 +41,7 @@ export function ShellLayout() {
           <Navbar />
           <TagsView />
         </header>
+        <LiveDataBanner />
         <Layout.Content
           id="main"
           tabIndex={-1}

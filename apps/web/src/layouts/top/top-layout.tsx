@@ -11,6 +11,7 @@ import { Permission } from '@genset/protocol';
 import { useSession } from '../../stores/session.ts';
 import { Authorized } from '../../components/authorized.tsx';
 import { useSetRealtime } from '../../realtime/index.ts';
+import { LiveDataBanner } from '../../components/live-data-banner.tsx';
 import { FullPageLoading } from '../../components/full-page-loading.tsx';
 import { useDevice } from '../shell/use-device.ts';
 import { Clock } from './clock.tsx';
@@ -119,6 +120,7 @@ export function TopLayout() {
           {menu('inline')}
         </Drawer>
       ) : null}
+      <LiveDataBanner />
       <Layout.Content style={{ padding: mobile ? 12 : 16 }}>
         <Suspense fallback={<FullPageLoading />}>
           <Outlet />
