@@ -33,6 +33,8 @@ test('a page says live data is interrupted while the server cannot reach its dat
   await expect(banner).toContainText('Поток данных в реальном времени прерван');
   await expect(banner).toContainText('базой данных');
   await expect(banner).toHaveAttribute('role', 'alert');
+  // (units in Cyrillic too, as everywhere in Russian)
+  await expect(page.getByTestId('total-kw')).toContainText('кВт');
 
   health.set([]);
   await expect(banner).toHaveCount(0);

@@ -7,9 +7,9 @@ import { useTranslation } from 'react-i18next';
 import type { HomeSummaryResponse } from '@genset/protocol';
 import { ALARM_LEVEL_HEX } from '../../components/alarm-level-tag.tsx';
 import { STATUS_HEX, type SetStatusKey } from '../../components/set-status.ts';
-import { formatNumber } from '../../components/format.ts';
+import { formatNumber, localUnit } from '../../components/format.ts';
 
-/** Units are symbols, the same in every language. */
+/** The unit as stored; shown in the reader's script (Cyrillic in Russian). */
 const KW = 'kW';
 
 const STATUSES: SetStatusKey[] = ['running', 'standby', 'shutdown', 'offline', 'alarm'];
@@ -66,7 +66,7 @@ export function StatusTiles({ summary, totalKw }: { summary: HomeSummaryResponse
               <ThunderboltOutlined /> {t('home.output.now')}
             </span>
             <span className="home-tile-value">
-              {formatNumber(totalKw, 1)} <small>{KW}</small>
+              {formatNumber(totalKw, 1)} <small>{localUnit(KW)}</small>
             </span>
             <span className="home-tile-note">{t('home.output.running', { count: counts.running })}</span>
           </div>
