@@ -13,6 +13,8 @@ export interface FixedRoute {
 export const FIXED_ROUTES: FixedRoute[] = [
   { path: '/index', titleKey: 'layout.routes.home', component: 'home/index' },
   { path: '/user/personal', titleKey: 'layout.routes.personal', component: 'user/personal' },
+  // where a set's QR code leads (signed out: through sign-in and back)
+  { path: '/genset/subscribe', titleKey: 'layout.routes.subscribe', component: 'genset/subscribe' },
   { path: '/help/list', titleKey: 'layout.routes.helpList', component: 'help/list' },
   {
     path: '/help/info',

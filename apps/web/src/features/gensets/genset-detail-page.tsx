@@ -258,7 +258,12 @@ export function GensetDetailPage() {
           </Card>
           {manage ? (
             <Card size="small" style={{ marginBottom: 16 }}>
-              <SetCodes token={token} subscriptionCode={set.subscriptionCode} controlCode={set.controlCode} />
+              <SetCodes
+                token={token}
+                setName={set.name}
+                subscriptionCode={set.subscriptionCode}
+                controlCode={set.controlCode}
+              />
             </Card>
           ) : null}
           {manage && set.operations ? (

@@ -7,4 +7,5 @@ export const PAGES: Record<string, LazyPage> = {
   'genset/add': lazyPage(() => import('./genset-add-page.tsx'), 'GensetAddPage'),
   'crewmanage/detail': lazyPage(() => import('./genset-detail-page.tsx'), 'GensetDetailPage'),
   'crewmanage/update': lazyPage(() => import('./genset-update-page.tsx'), 'GensetUpdatePage'),
+  'genset/subscribe': lazyPage(() => import('./subscribe-link-page.tsx'), 'SubscribeLinkPage'),
 };

@@ -55,7 +55,12 @@ export function SubscribersDrawer({
     >
       {info.data ? (
         <div style={{ marginBottom: 16 }}>
-          <SetCodes token={token} subscriptionCode={info.data.subscriptionCode} controlCode={info.data.controlCode} />
+          <SetCodes
+            token={token}
+            setName={set?.name ?? ''}
+            subscriptionCode={info.data.subscriptionCode}
+            controlCode={info.data.controlCode}
+          />
         </div>
       ) : null}
       {subscribers.isError ? (
