@@ -40,6 +40,12 @@ test('a set’s code as a QR code subscribes whoever opens its link, through sig
       const other = await visitor.newPage();
       await other.goto(link);
       await expect(other).toHaveURL(/\/login\?redirect=/);
+      // (registering instead would come back here too)
+      const back = new URL(other.url()).searchParams.get('redirect');
+      await expect(other.getByRole('link', { name: 'Create an account' })).toHaveAttribute(
+        'href',
+        `/register?redirect=${encodeURIComponent(back!)}`,
+      );
       await signInWithPassword(other, person);
       const result = other.getByTestId('subscribe-link');
       await expect(result).toContainText(`${name} added to your gensets (View)`);

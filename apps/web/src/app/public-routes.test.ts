@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loginPathFor, safeRedirect } from './public-routes.ts';
+import { loginPathFor, safeRedirect, withRedirect } from './public-routes.ts';
 
 describe('redirect after sign-in', () => {
   it('follows same-site paths with their query', () => {
@@ -17,5 +17,12 @@ describe('redirect after sign-in', () => {
     const url = new URL(loginPathFor(path), 'http://localhost');
     expect(url.pathname).toBe('/login');
     expect(url.searchParams.get('redirect')).toBe(path);
+  });
+  it('keeps the page to come back to between sign-in and registration', () => {
+    const back = '/genset/subscribe?code=AB12&x=1';
+    const url = new URL(withRedirect('/register', back), 'http://localhost');
+    expect(url.pathname).toBe('/register');
+    expect(url.searchParams.get('redirect')).toBe(back);
+    expect(withRedirect('/register', null)).toBe('/register');
   });
 });

@@ -17,6 +17,11 @@ export function safeRedirect(target: string | null | undefined, fallback = '/ind
   return target;
 }
 
+/** A public page's path that keeps the page to come back to (between sign-in and registration). */
+export function withRedirect(path: string, redirect: string | null): string {
+  return redirect ? `${path}?redirect=${encodeURIComponent(redirect)}` : path;
+}
+
 export function loginPathFor(fullPath: string): string {
   return `/login?redirect=${encodeURIComponent(fullPath)}`;
 }

@@ -11,7 +11,7 @@ import { PublicFrame } from '../../components/public-frame.tsx';
 import { useFormRules } from '../../components/form-rules.ts';
 import { applyServerErrors } from '../../components/server-errors.ts';
 import { useSession } from '../../stores/session.ts';
-import { safeRedirect } from '../../app/public-routes.ts';
+import { safeRedirect, withRedirect } from '../../app/public-routes.ts';
 import { loginWithCode, loginWithPassword } from './api.ts';
 import { CodeField } from './code-field.tsx';
 import { useRetryWait } from './retry-wait.ts';
@@ -100,7 +100,7 @@ export function LoginPage() {
           </Button>
         </Form>
         <div className="public-links">
-          <Link to="/register">{t('auth.login.toRegister')}</Link>
+          <Link to={withRedirect('/register', params.get('redirect'))}>{t('auth.login.toRegister')}</Link>
           <Link to="/forget">{t('auth.login.toForget')}</Link>
         </div>
       </PublicCard>

@@ -13,6 +13,7 @@ import { applyServerErrors } from '../../components/server-errors.ts';
 import { register } from './api.ts';
 import { CodeField } from './code-field.tsx';
 import { useRetryWait } from './retry-wait.ts';
+import { safeRedirect, withRedirect } from '../../app/public-routes.ts';
 
 interface RegisterValues {
   type: AccountType;
@@ -44,7 +45,8 @@ export function RegisterPage() {
     onSuccess: (login) => {
       void message.success(t('auth.register.done'));
       useSession.getState().signIn(login);
-      navigate('/index', { replace: true });
+      // back to where sign-in was asked for (a set's QR code, say), else home
+      navigate(safeRedirect(params.get('redirect')), { replace: true });
     },
     onError: (error) => {
       applyServerErrors(form, error);
@@ -117,7 +119,7 @@ export function RegisterPage() {
           </Button>
         </Form>
         <div className="public-links">
-          <Link to="/login">{t('auth.register.toLogin')}</Link>
+          <Link to={withRedirect('/login', params.get('redirect'))}>{t('auth.register.toLogin')}</Link>
         </div>
       </PublicCard>
     </PublicFrame>
