@@ -11,6 +11,7 @@ import { atLeast, type Fleet, type GensetRow, type Rights } from './fleet.ts';
 import type { ProtocolStore } from './protocols.ts';
 import type { DeviceTransport } from './transport.ts';
 import type { AlarmMessage, MonitorMessage } from './bus.ts';
+import { writeOperationLog } from '../../lib/operation-log.ts';
 
 export interface DeviceServiceOptions {
   db: Db;
@@ -67,20 +68,7 @@ export function createDeviceService(opts: DeviceServiceOptions) {
     feedback: Record<string, unknown>,
     ip: string,
   ) {
-    await db
-      .insertInto('operation_log')
-      .values({
-        company_id: set.company_id,
-        user_id: ctx.user.id,
-        account: ctx.user.account,
-        nickname: ctx.user.nickname,
-        matter,
-        feedback: JSON.stringify(feedback),
-        ip,
-        target: set.token,
-        created_at: Date.now(),
-      })
-      .execute();
+    await writeOperationLog(db, { ctx, companyId: set.company_id, ip, matter, feedback, target: set.token });
   }
 
   function outcomeError(outcome: CommandOutcome, lang: Language): AppError | null {

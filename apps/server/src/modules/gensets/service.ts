@@ -28,6 +28,7 @@ import type { DeviceService } from '../devices/service.ts';
 import { detailsOf, detailsText, parseDetails } from './fields.ts';
 import type { SetDirectory } from './directory.ts';
 import { createListQueries, type ListQuery, type ListScope } from './list.ts';
+import { writeOperationLog } from '../../lib/operation-log.ts';
 
 export interface GensetServiceOptions {
   db: Db;
@@ -59,20 +60,14 @@ export function createGensetService(opts: GensetServiceOptions) {
   const lists = createListQueries(db, opts.directory);
 
   async function log(caller: Caller, set: GensetRow, matter: string, feedback: Record<string, unknown>) {
-    await db
-      .insertInto('operation_log')
-      .values({
-        company_id: set.company_id,
-        user_id: caller.ctx.user.id,
-        account: caller.ctx.user.account,
-        nickname: caller.ctx.user.nickname,
-        matter,
-        feedback: JSON.stringify(feedback),
-        ip: caller.ip,
-        target: set.token,
-        created_at: Date.now(),
-      })
-      .execute();
+    await writeOperationLog(db, {
+      ctx: caller.ctx,
+      companyId: set.company_id,
+      ip: caller.ip,
+      matter,
+      feedback,
+      target: set.token,
+    });
   }
 
   /** The set's latest operation-log entries with their matter in the caller's language. */

@@ -9,6 +9,7 @@ import { AppError, forbidden, notFound, tooMany } from '../../lib/errors.ts';
 import { atLeast, type Fleet, type GensetRow, type Rights } from '../devices/fleet.ts';
 import type { DeviceService } from '../devices/service.ts';
 import type { Caller } from './service.ts';
+import { writeOperationLog } from '../../lib/operation-log.ts';
 
 /** Wrong codes an account may enter within the window before it is locked out of subscribing. */
 export const CODE_MAX_FAILURES_PER_USER = 5;
@@ -40,20 +41,14 @@ export function createSubscriptionService(opts: SubscriptionServiceOptions) {
   const changed = (userIds: number[]) => opts.onChanged?.(userIds);
 
   async function log(caller: Caller, set: GensetRow, matter: string, feedback: Record<string, unknown>) {
-    await db
-      .insertInto('operation_log')
-      .values({
-        company_id: set.company_id,
-        user_id: caller.ctx.user.id,
-        account: caller.ctx.user.account,
-        nickname: caller.ctx.user.nickname,
-        matter,
-        feedback: JSON.stringify(feedback),
-        ip: caller.ip,
-        target: set.token,
-        created_at: Date.now(),
-      })
-      .execute();
+    await writeOperationLog(db, {
+      ctx: caller.ctx,
+      companyId: set.company_id,
+      ip: caller.ip,
+      matter,
+      feedback,
+      target: set.token,
+    });
   }
 
   const userKey = (userId: number) => `subcode:user:${userId}`;

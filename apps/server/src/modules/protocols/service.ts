@@ -28,6 +28,7 @@ import type { SessionContext } from '../auth/service.ts';
 import type { Planner } from '../devices/plans.ts';
 import type { ProtocolStore } from '../devices/protocols.ts';
 import type { ProtocolListFilter, ProtocolRepository, ProtocolRow } from './repository.ts';
+import { writeOperationLog } from '../../lib/operation-log.ts';
 
 export interface ProtocolServiceOptions {
   db: Db;
@@ -157,20 +158,14 @@ export function createProtocolService(opts: ProtocolServiceOptions) {
   }
 
   async function operationLog(actor: Actor, matter: string, feedback: Record<string, unknown>, key: string) {
-    await db
-      .insertInto('operation_log')
-      .values({
-        company_id: actor.ctx.user.company_id,
-        user_id: actor.ctx.user.id,
-        account: actor.ctx.user.account,
-        nickname: actor.ctx.user.nickname,
-        matter,
-        feedback: JSON.stringify(feedback),
-        ip: actor.ip,
-        target: `protocol:${key}`,
-        created_at: Date.now(),
-      })
-      .execute();
+    await writeOperationLog(db, {
+      ctx: actor.ctx,
+      companyId: actor.ctx.user.company_id,
+      ip: actor.ip,
+      matter,
+      feedback,
+      target: `protocol:${key}`,
+    });
   }
 
   async function insertVersion(doc: ProtocolDocument): Promise<VersionRef> {

@@ -33,6 +33,7 @@ import type { GensetRow } from '../devices/fleet.ts';
 import type { ProtocolStore } from '../devices/protocols.ts';
 import type { DeviceService } from '../devices/service.ts';
 import type { DeviceTransport } from '../devices/transport.ts';
+import { writeOperationLog } from '../../lib/operation-log.ts';
 
 export interface RemoteConfigOptions {
   db: Db;
@@ -192,20 +193,14 @@ export function createRemoteConfigService(opts: RemoteConfigOptions) {
   }
 
   async function logWrite(ctx: SessionContext, set: GensetRow, ip: string, feedback: Record<string, unknown>) {
-    await db
-      .insertInto('operation_log')
-      .values({
-        company_id: set.company_id,
-        user_id: ctx.user.id,
-        account: ctx.user.account,
-        nickname: ctx.user.nickname,
-        matter: 'log.configWrite',
-        feedback: JSON.stringify(feedback),
-        ip,
-        target: set.token,
-        created_at: Date.now(),
-      })
-      .execute();
+    await writeOperationLog(db, {
+      ctx,
+      companyId: set.company_id,
+      ip,
+      matter: 'log.configWrite',
+      feedback,
+      target: set.token,
+    });
   }
 
   return {

@@ -18,6 +18,7 @@ import type { DeviceService } from '../devices/service.ts';
 import { withLogin } from './ffmpeg.ts';
 import type { LoginCipher } from './secrets.ts';
 import { StreamFailure, type Streams } from './streams.ts';
+import { writeOperationLog } from '../../lib/operation-log.ts';
 
 export interface VideoCaller {
   ctx: SessionContext;
@@ -36,20 +37,14 @@ export function createVideoService(opts: {
   const { db, devices, cipher, streams } = opts;
 
   async function log(caller: VideoCaller, set: GensetRow, matter: string, feedback: Record<string, unknown>) {
-    await db
-      .insertInto('operation_log')
-      .values({
-        company_id: set.company_id,
-        user_id: caller.ctx.user.id,
-        account: caller.ctx.user.account,
-        nickname: caller.ctx.user.nickname,
-        matter,
-        feedback: JSON.stringify(feedback),
-        ip: caller.ip,
-        target: set.token,
-        created_at: Date.now(),
-      })
-      .execute();
+    await writeOperationLog(db, {
+      ctx: caller.ctx,
+      companyId: set.company_id,
+      ip: caller.ip,
+      matter,
+      feedback,
+      target: set.token,
+    });
   }
 
   async function cameraOf(set: GensetRow, id: number) {
