@@ -61,6 +61,10 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
     // network cut) makes the pool emit 'error'; with no listener that event ends the process. The pool has
     // already dropped the connection and opens a new one for the next query, and queries while the database is
     // away fail on their own (ingestion retries, /readyz says so), so a warning is all it needs.
+    // A connection that breaks while it is checked out but between two queries (inside a transaction, say)
+    // emits 'error' on its own client, where the pool does not listen: the next query on it fails on its own
+    // and the pool drops it when it comes back, so the event only needs a listener (the failed query says why).
+    pool.on('connect', (client) => client.on('error', () => undefined));
     pool.on('error', (err: Error & { code?: string }) => {
       const message = { err: err.message, code: err.code };
       if (options.log) options.log.warn(message, 'idle database connection lost');
