@@ -27,6 +27,11 @@ import metricsPlugin from './plugins/metrics.ts';
 import healthPlugin from './plugins/health.ts';
 import requestIdPlugin, { childLoggerFactory, genReqId, withRequestIds } from './plugins/request-id.ts';
 import videoPlugin from './plugins/video.ts';
+import notificationsPlugin from './plugins/notifications.ts';
+import { repairNotice, transferNotice } from './modules/notifications/sources.ts';
+import repairsPlugin from './plugins/repairs.ts';
+import transfersPlugin from './plugins/transfers.ts';
+import maintenancePlugin from './plugins/maintenance.ts';
 import { createAuthService } from './modules/auth/service.ts';
 import { createAccountService } from './modules/account/service.ts';
 import { createCompanyService } from './modules/company/service.ts';
@@ -152,11 +157,23 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(metricsPlugin, { config });
   await app.register(healthPlugin);
   await app.register(videoPlugin);
+  await app.register(notificationsPlugin, { config, sender });
+  // hand-overs and repair requests tell the people concerned
+  await app.register(repairsPlugin, {
+    onEvent: async (event) => app.notifications.notify(await repairNotice(database.db, event)),
+  });
+  await app.register(transfersPlugin, {
+    auth,
+    onEvent: async (event) => app.notifications.notify(await transferNotice(database.db, event)),
+  });
+  await app.register(maintenancePlugin);
 
   mkdirSync(config.uploadsDir, { recursive: true });
   await app.register(fastifyStatic, {
     root: config.uploadsDir,
     prefix: '/uploads/',
+    // Repair pictures are only for those who may see their request: they go out through /baoxiu/picture.
+    allowedPath: (path) => !/^\/*repairs(\/|$)/i.test(path),
     decorateReply: false,
     index: false,
   });

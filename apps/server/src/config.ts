@@ -45,6 +45,12 @@ const envSchema = z.object({
   WEB_DIST: z.string().default('apps/web/dist'),
   PUBLIC_WS_URL: z.string().default(''),
   BAIDU_MAP_KEY: z.string().default(''),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'an address like smtps://user:password@mail.example.com:465')
+    .optional(),
+  SMTP_FROM: z.string().default('Genset Cloud <no-reply@localhost>'),
+  WEBHOOK_ALLOW_PRIVATE: flag.default(false),
   FRAME_ANCESTORS: z
     .string()
     .trim()
@@ -134,6 +140,11 @@ export interface Config {
   outboxDir: string;
   publicWsUrl: string;
   baiduMapKey: string;
+  /** Notification e-mail goes out through this SMTP server; without one it is written to the outbox. */
+  smtpUrl?: string;
+  smtpFrom: string;
+  /** Webhooks may post to private and loopback addresses (never to this server itself). */
+  webhookAllowPrivate: boolean;
   /** Who may show the console in a frame (iframe=1): CSP frame-ancestors sources. */
   frameAncestors: string[];
   trustProxy: boolean;
@@ -226,6 +237,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     outboxDir: resolve(dataDir, 'outbox'),
     publicWsUrl: e.PUBLIC_WS_URL,
     baiduMapKey: e.BAIDU_MAP_KEY,
+    ...(e.SMTP_URL ? { smtpUrl: e.SMTP_URL } : {}),
+    smtpFrom: e.SMTP_FROM,
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
     frameAncestors: e.FRAME_ANCESTORS.split(/\s+/),
     trustProxy: e.TRUST_PROXY,
     bodyLimitBytes: e.BODY_LIMIT_KB * 1024,

@@ -8,6 +8,7 @@
 // missing from the table fails the test. FUZZ_SEED and FUZZ_RUNS (a factor) replay or widen a run.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import sharp from 'sharp';
 import type { RouteOptions } from 'fastify';
 import { computeSign, DEFAULT_SIGN_SECRET, layoutS } from '@genset/protocol';
 import { call, createCompany, createTestApp, freshUser, lastCode, login, PG_URL, type TestApp } from './helpers.ts';
@@ -111,6 +112,46 @@ const REPORT_PERIOD = { from: day(-7), to: day(-1) };
 const CAMERA_URL = 'http://127.0.0.1:9/stream';
 const UNKNOWN_LEASE = 'fuzz-lease-0123456789abcdef';
 
+/** A picture for repair requests (made once). */
+let repairPicture: Buffer | undefined;
+
+/** The multipart form of a repair request on the company's own set, with one picture. */
+async function repairForm(w: World): Promise<RawBody> {
+  repairPicture ??= await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c03020' } })
+    .jpeg()
+    .toBuffer();
+  const boundary = 'FuzzRepairBoundary';
+  const fields = {
+    token: String(w.refs['set.own']),
+    contact: 'Fuzz',
+    phone: '+1 555 0100',
+    address: 'Test Road 1',
+    description: 'Starts and stops.',
+  };
+  const text = Object.entries(fields)
+    .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+    .join('');
+  const file = `--${boundary}\r\nContent-Disposition: form-data; name="pictures"; filename="p.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`;
+  return {
+    raw: Buffer.concat([Buffer.from(text + file), repairPicture, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
+}
+
+/** A new repair request on the company's own set, with the name of its picture. */
+async function repairRequest(w: World): Promise<{ token: string; name: string }> {
+  const form = await repairForm(w);
+  const res = await w.t.app.inject({
+    method: 'POST',
+    url: '/yewu/baoxiu/add',
+    headers: { ...signed(w.sessions.company), 'content-type': form.contentType },
+    payload: form.raw,
+  });
+  const token = (res.json() as { data: { token: string } }).data.token;
+  const detail = await call(w.t.app, 'GET', '/baoxiu/detail', { token: w.sessions.company, query: { token } });
+  return { token, name: detail.data.pictureList[0].name as string };
+}
+
 // ---- the table of routes ----
 
 interface Call {
@@ -146,6 +187,18 @@ const post =
 async function throwaway(w: World) {
   const user = await freshUser(w.t, { role: 'operator' });
   return { ...user, token: await login(w.t.app, user.account, user.password) };
+}
+
+/** A public address given by number (no name to resolve): a webhook the server accepts. */
+const WEBHOOK_URL = 'https://93.184.215.14/hook';
+
+/** A webhook of the demo company, made for the call that needs one. */
+async function webhook(w: World): Promise<number> {
+  const res = await call(w.t.app, 'POST', '/webhook/save', {
+    token: w.sessions.company,
+    body: { name: `Hook ${Math.random().toString(36).slice(2, 8)}`, url: WEBHOOK_URL, events: ['alarm.raised'] },
+  });
+  return res.data.id;
 }
 
 const ROUTES: Record<string, RouteCase> = {
@@ -396,6 +449,27 @@ const ROUTES: Record<string, RouteCase> = {
     writes: true,
     example: async (w) => ({ identity: 'company', body: { token: await group(w) } }),
   },
+  'POST /yewu/genset/transferdevice': {
+    writes: true,
+    example: async (w) => ({
+      identity: 'company',
+      body: { token: await spareSet(w), account: 'operator@example.com', keepSubscription: 'view' },
+    }),
+    hints: { account: fc.constantFrom('operator@example.com', 'manager@example.com', 'nobody@example.com', '') },
+  },
+  'POST /yewu/genset/transfer/list': { writes: false, example: post('company', { box: 'done' }) },
+  'POST /yewu/genset/transfer/accept': {
+    writes: true,
+    example: async (w) => ({ identity: 'company', body: { id: await incomingTransfer(w) } }),
+  },
+  'POST /yewu/genset/transfer/reject': {
+    writes: true,
+    example: async (w) => ({ identity: 'company', body: { id: await incomingTransfer(w) } }),
+  },
+  'POST /yewu/genset/transfer/revoke': {
+    writes: true,
+    example: async (w) => ({ identity: 'company', body: { id: await outgoingTransfer(w) } }),
+  },
   'POST /yewu/data/dieselGeneratorReport': {
     writes: false,
     example: post('company', { token: ref('set.own'), ...REPORT_PERIOD }),
@@ -429,6 +503,50 @@ const ROUTES: Record<string, RouteCase> = {
   },
   'GET /healthz': { writes: false, example: get('none') },
   'GET /readyz': { writes: false, example: get('none') },
+  'POST /yewu/notice/list': { writes: false, example: post('company', { page: 1, size: 20 }) },
+  'GET /yewu/notice/unread': { writes: false, example: get('company') },
+  'POST /yewu/notice/read': { writes: true, example: post('company', { ids: [1], read: true }) },
+  'POST /yewu/notice/readAll': { writes: true, example: post('company') },
+  'POST /yewu/webhook/list': { writes: false, example: post('company') },
+  'POST /yewu/webhook/save': {
+    writes: true,
+    example: post('company', { name: 'Desk', url: WEBHOOK_URL, events: ['alarm.raised'] }),
+    hints: {
+      url: fc.constantFrom(WEBHOOK_URL, 'ftp://93.184.215.14/', 'http://127.0.0.1:1/', 'http://u:p@93.184.215.14/'),
+    },
+  },
+  'POST /yewu/webhook/delete': {
+    writes: true,
+    example: async (w) => ({ identity: 'company', body: { id: await webhook(w) } }),
+  },
+  'POST /yewu/webhook/deliveries': {
+    writes: false,
+    example: async (w) => ({ identity: 'company', body: { id: await webhook(w) } }),
+  },
+  'POST /yewu/baoxiu/add': {
+    writes: true,
+    example: async (w) => ({ identity: 'company', raw: await repairForm(w) }),
+  },
+  'GET /yewu/baoxiu/my': { writes: false, example: get('company', { query: { size: '10' } }) },
+  'GET /yewu/baoxiu/list': { writes: false, example: get('company', { query: { state: 'submitted' } }) },
+  'GET /yewu/baoxiu/detail': {
+    writes: false,
+    example: async (w) => ({ identity: 'company', query: { token: (await repairRequest(w)).token } }),
+  },
+  'POST /yewu/baoxiu/update': {
+    writes: true,
+    example: async (w) => ({
+      identity: 'company',
+      body: { token: (await repairRequest(w)).token, state: 'accepted', note: 'Monday' },
+    }),
+  },
+  'GET /yewu/baoxiu/picture': {
+    writes: false,
+    example: async (w) => {
+      const r = await repairRequest(w);
+      return { identity: 'company', query: { token: r.token, name: r.name, thumb: '1' } };
+    },
+  },
   'POST /yewu/video/list': { writes: false, example: post('company', { token: ref('set.own') }) },
   'POST /yewu/video/add': {
     writes: true,
@@ -469,6 +587,76 @@ const ROUTES: Record<string, RouteCase> = {
     example: get('none', { params: { lease: UNKNOWN_LEASE } }),
     accept: [204],
   },
+  'POST /yewu/maintain/plan': { writes: false, example: post('company', { token: ref('set.own') }) },
+  'POST /yewu/maintain/item/save': {
+    writes: true,
+    example: async (w) => ({
+      identity: 'company',
+      body: { token: w.refs['set.own'], name: `Fuzz item ${w.n++}`, cycleDays: 30, remindDays: 5, cycleHours: 250 },
+    }),
+    hints: { token: setRefs },
+  },
+  'POST /yewu/maintain/item/delete': {
+    writes: true,
+    example: async (w) => {
+      const item = await maintItem(w);
+      return { identity: 'company', body: { token: item.token, id: item.id } };
+    },
+  },
+  'POST /yewu/maintain/item/toggle': {
+    writes: true,
+    example: async (w) => {
+      const item = await maintItem(w);
+      return { identity: 'company', body: { token: item.token, id: item.id, enabled: false } };
+    },
+  },
+  'POST /yewu/maintain/task/done': {
+    writes: true,
+    example: async (w) => {
+      const item = await maintItem(w);
+      return {
+        identity: 'company',
+        body: { token: item.token, id: item.taskId, actualDate: '2026-01-02', runHours: 10, remark: 'Fuzz' },
+      };
+    },
+  },
+  'POST /yewu/maintain/history': { writes: false, example: post('company', { token: ref('set.own') }) },
+  'POST /yewu/maintain/tasks': { writes: false, example: post('company', { state: 'all' }) },
+  'POST /yewu/maintain/counts': { writes: false, example: post('company', {}) },
+  'POST /yewu/maintain/template/list': { writes: false, example: post('company', {}) },
+  'POST /yewu/maintain/template/save': {
+    writes: true,
+    example: async (w) => ({
+      identity: 'company',
+      body: { name: `Fuzz template ${w.n++}`, model: 'FZ-1', items: [{ name: 'Oil', cycleDays: 90 }] },
+    }),
+  },
+  'POST /yewu/maintain/template/delete': {
+    writes: true,
+    example: async (w) => ({ identity: 'company', body: { id: await maintTemplate(w) } }),
+  },
+  'POST /yewu/maintain/template/apply': {
+    writes: true,
+    example: async (w) => ({
+      identity: 'company',
+      body: { id: await maintTemplate(w), tokens: [await spareSet(w)] },
+    }),
+  },
+  'POST /yewu/maintain/mtoken/create': {
+    writes: true,
+    example: post('company', { token: ref('set.own'), days: 7 }),
+  },
+  'POST /yewu/maintain/mtoken/revoke': {
+    writes: true,
+    example: async (w) => {
+      const link = await maintLink(w);
+      return { identity: 'company', body: { token: link.token, id: link.id } };
+    },
+  },
+  'POST /yewu/maintain/public': {
+    writes: false,
+    example: async (w) => ({ identity: 'none', body: { mtoken: (await maintLink(w)).mtoken } }),
+  },
   'POST /mqtt/auth': {
     writes: false,
     example: async (w) => ({
@@ -493,6 +681,67 @@ async function spareSet(w: World): Promise<string> {
   });
   w.t.app.gensets.directory.invalidate();
   return set.token;
+}
+
+/** A set of the company without an owner, handed to the company's manager by the platform administrator. */
+async function incomingTransfer(w: World): Promise<number> {
+  const set = await w.t.app.devices.fleet.createGenset({
+    companyId: w.refs['company.own'] as number,
+    ownerUserId: null,
+    name: `Fuzz handover ${w.n++}`,
+    modemId: null,
+    protocolKey: layoutS.key,
+  });
+  w.t.app.gensets.directory.invalidate();
+  const res = await call(w.t.app, 'POST', '/genset/transferdevice', {
+    token: w.sessions.platform,
+    body: { token: set.token, account: 'manager@example.com' },
+  });
+  if (res.code !== 200) throw new Error(`handover not made: ${res.code} ${res.msg}`);
+  return res.data.id as number;
+}
+
+/** A spare set the company's manager hands to the operator. */
+async function outgoingTransfer(w: World): Promise<number> {
+  const res = await call(w.t.app, 'POST', '/genset/transferdevice', {
+    token: w.sessions.company,
+    body: { token: await spareSet(w), account: 'operator@example.com' },
+  });
+  if (res.code !== 200) throw new Error(`handover not made: ${res.code} ${res.msg}`);
+  return res.data.id as number;
+}
+
+/** A maintenance item of a spare set with its pending task, to change, toggle, delete or mark done. */
+async function maintItem(w: World): Promise<{ token: string; id: number; taskId: number }> {
+  const token = await spareSet(w);
+  const res = await call(w.t.app, 'POST', '/maintain/item/save', {
+    token: w.sessions.company,
+    body: { token, name: `Fuzz item ${w.n++}`, cycleDays: 30, latestDate: '2026-01-01' },
+  });
+  if (res.code !== 200) throw new Error(`maintenance item not saved: ${res.code} ${res.msg}`);
+  const plan = await call(w.t.app, 'POST', '/maintain/plan', { token: w.sessions.company, body: { token } });
+  return { token, id: res.data.id as number, taskId: plan.data.items[0].taskId as number };
+}
+
+/** A maintenance template of the demo company. */
+async function maintTemplate(w: World): Promise<number> {
+  const res = await call(w.t.app, 'POST', '/maintain/template/save', {
+    token: w.sessions.company,
+    body: { name: `Fuzz template ${w.n++}`, model: 'FZ-1', items: [{ name: 'Oil', cycleDays: 90 }] },
+  });
+  if (res.code !== 200) throw new Error(`template not saved: ${res.code} ${res.msg}`);
+  return res.data.id as number;
+}
+
+/** A maintenance link of a spare set. */
+async function maintLink(w: World): Promise<{ token: string; id: number; mtoken: string }> {
+  const token = await spareSet(w);
+  const res = await call(w.t.app, 'POST', '/maintain/mtoken/create', {
+    token: w.sessions.company,
+    body: { token, days: 3 },
+  });
+  if (res.code !== 200) throw new Error(`maintenance link not made: ${res.code} ${res.msg}`);
+  return { token, id: res.data.id as number, mtoken: res.data.mtoken as string };
 }
 
 /** A camera of a spare set, to change, delete or watch. */

@@ -175,7 +175,9 @@ export async function createCompany(t: TestApp, name: string): Promise<number> {
   return r.id;
 }
 
-export function outbox(t: TestApp): { to: string; purpose: string; code?: string; text: string }[] {
+export function outbox(
+  t: TestApp,
+): { channel: string; to: string; purpose: string; code?: string; subject?: string; text: string }[] {
   const file = join(t.config.outboxDir, 'messages.jsonl');
   if (!existsSync(file)) return [];
   return readFileSync(file, 'utf8')

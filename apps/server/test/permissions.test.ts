@@ -36,6 +36,13 @@ const ROUTES: Record<string, { menu: string; calls: (token: string) => Call[] }>
       ['GET', '/getWeather', { token }],
     ],
   },
+  [Permission.companyManage]: {
+    menu: 'webhooks',
+    calls: () => [
+      ['POST', '/webhook/list', {}],
+      ['POST', '/webhook/save', { name: 'Desk', url: 'https://93.184.215.14/hook', events: ['alarm.raised'] }],
+    ],
+  },
   [Permission.protocolManage]: {
     menu: 'protocolList',
     calls: () => [

@@ -39,6 +39,10 @@ export const MENU: MenuSeed[] = [
   g('alarms', 'alarms', 'genset/alarms', 'AlertOutlined', true, Permission.alarmView),
   g('history', 'history', 'genset/history', 'LineChartOutlined', true),
   g('groups', 'groups', 'genset/groups', 'ClusterOutlined', true),
+  // Handing sets over: the pending and done handovers the user sends or receives.
+  g('transfers', 'transfers', 'genset/transfers', 'SwapOutlined', true),
+  // Maintenance across the sets one sees: due and overdue tasks, and the company's templates for those who manage.
+  g('maintenance', 'maintenance', 'genset/maintenance', 'ScheduleOutlined', true),
   // One parallel or multi-machine group live: its bus, each set's share and breaker, group start and stop.
   g('groupDetail', 'groups/:token', 'genset/group', 'ClusterOutlined', false),
   g('gensetDetail', '/crewmanage/detail/:token', 'crewmanage/detail', 'ProfileOutlined', false),
@@ -53,6 +57,17 @@ export const MENU: MenuSeed[] = [
     Permission.gensetReport,
   ),
   g('gensetVideo', '/crewmanage/monitorVideo', 'crewmanage/monitorVideo', 'VideoCameraOutlined', false),
+  // Repair requests: the caller's own and, with repair:manage, the company's service queue; the form and one request.
+  { name: 'repairs', type: 'M', url: '/baoxiu/list', ico: 'ToolOutlined', component: 'baoxiu/list', visible: true },
+  { name: 'repairAdd', type: 'M', url: '/baoxiu/add', ico: 'ToolOutlined', component: 'baoxiu/add', visible: false },
+  {
+    name: 'repairDetail',
+    type: 'M',
+    url: '/baoxiu/detail/:token',
+    ico: 'ToolOutlined',
+    component: 'baoxiu/detail',
+    visible: false,
+  },
   {
     name: 'monitor',
     type: 'C',
@@ -68,6 +83,16 @@ export const MENU: MenuSeed[] = [
     ico: 'AppstoreOutlined',
     component: 'monitor/many',
     visible: true,
+  },
+  // Where a company's notices are posted (its administrators).
+  {
+    name: 'webhooks',
+    type: 'M',
+    url: '/system/webhooks',
+    ico: 'NotificationOutlined',
+    component: 'system/webhooks',
+    visible: true,
+    permission: Permission.companyManage,
   },
   // Protocols: register maps, commands and configuration parameters of the controllers.
   {
@@ -129,6 +154,7 @@ export const COMPANY_ROLES: RoleSeed[] = [
       Permission.companyManage,
       Permission.siteView,
       Permission.siteManage,
+      Permission.repairManage,
       Permission.logView,
     ],
     menus: ['*'],
@@ -142,6 +168,7 @@ export const COMPANY_ROLES: RoleSeed[] = [
       Permission.alarmView,
       Permission.siteView,
       Permission.logView,
+      Permission.repairManage,
     ],
     menus: ['*'],
     dataScope: 'department',

@@ -79,11 +79,44 @@ export type ForgetPasswordRequest = z.infer<typeof forgetPasswordRequest>;
 
 export const deleteAccountRequest = z.strictObject({ password: passwordField() });
 
+/** Which alarms reach a person: every level, or only those that stop the set (shutdown and trip). */
+export const ALARM_NOTICE_LEVELS = ['all', 'shutdown'] as const;
+/** Alarms of the sets one owns or subscribed to, or of every set one may see (a company's operator). */
+export const ALARM_NOTICE_SCOPES = ['mine', 'all'] as const;
+/** The longest "offline for more than N minutes" a person can ask to be told about (a day). */
+export const OFFLINE_NOTICE_MAX_MINUTES = 1440;
+const clock = z.union([z.literal(''), z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: V.invalid })]);
+
+/**
+ * What a person is told, and how (spec 3, message settings). Channels: `alarmPush` the message centre,
+ * `alarmEmail` e-mail, `alarmSms` SMS; they carry every kind of notice the person keeps on. Quiet hours
+ * (in `timeZone`) hold e-mail and SMS until they end, except for alarms that stop a set.
+ */
 export const setMessageRequest = z.strictObject({
   alarmSms: z.boolean().optional(),
   alarmEmail: z.boolean().optional(),
   alarmPush: z.boolean().optional(),
   maintenanceReminder: z.boolean().optional(),
+  alarmLevel: z.enum(ALARM_NOTICE_LEVELS, { error: V.invalid }).optional(),
+  alarmScope: z.enum(ALARM_NOTICE_SCOPES, { error: V.invalid }).optional(),
+  alarmCleared: z.boolean().optional(),
+  offlineMinutes: z
+    .number({ error: V.invalid })
+    .int({ error: V.invalid })
+    .min(0, { error: V.invalid })
+    .max(OFFLINE_NOTICE_MAX_MINUTES, { error: V.invalid })
+    .optional(),
+  transfers: z.boolean().optional(),
+  repairs: z.boolean().optional(),
+  quietFrom: clock.optional(),
+  quietTo: clock.optional(),
+  timeZone: z.string().max(64).optional(),
+  /** Where e-mail notices go; empty: the account, when it is an e-mail address. */
+  email: z.union([z.literal(''), z.email({ error: V.invalid }).max(120, { error: V.tooLong })]).optional(),
+  /** Where SMS notices go; empty: the account, when it is a phone number. */
+  phone: z.union([z.literal(''), z.string().regex(/^\+?\d{6,15}$/, { error: V.invalid })]).optional(),
+  /** The language notices are written in (the console sends the one in use). */
+  language: z.string().max(20).optional(),
 });
 export type SetMessageRequest = z.infer<typeof setMessageRequest>;
 
@@ -96,6 +129,18 @@ export const messageSettings = z.object({
   alarmEmail: z.boolean(),
   alarmPush: z.boolean(),
   maintenanceReminder: z.boolean(),
+  alarmLevel: z.enum(ALARM_NOTICE_LEVELS),
+  alarmScope: z.enum(ALARM_NOTICE_SCOPES),
+  alarmCleared: z.boolean(),
+  offlineMinutes: z.number().int(),
+  transfers: z.boolean(),
+  repairs: z.boolean(),
+  quietFrom: z.string(),
+  quietTo: z.string(),
+  timeZone: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  language: z.string(),
 });
 export type MessageSettings = z.infer<typeof messageSettings>;
 

@@ -11,3 +11,7 @@ export * from './units.ts';
 export * from './groups.ts';
 export * from './reports.ts';
 export * from './video.ts';
+export * from './repairs.ts';
+export * from './notifications.ts';
+export * from './transfers.ts';
+export * from './maintenance.ts';

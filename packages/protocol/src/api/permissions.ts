@@ -16,6 +16,8 @@ export const Permission = {
   siteView: 'site:view',
   siteManage: 'site:manage',
   logView: 'log:view',
+  /** Works the repair-request queue of the company's sets (accept, progress, finish, reject). */
+  repairManage: 'repair:manage',
 } as const;
 export type PermissionString = (typeof Permission)[keyof typeof Permission];
 

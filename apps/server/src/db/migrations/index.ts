@@ -16,6 +16,10 @@ import { subscriptionVersion } from './009-subscription-version.ts';
 import { gensetGroups } from './010-genset-groups.ts';
 import { reports } from './011-reports.ts';
 import { cameras } from './012-cameras.ts';
+import { repairs } from './014-repairs.ts';
+import { transfers } from './013-transfers.ts';
+import { notifications } from './015-notifications.ts';
+import { maintenance } from './016-maintenance.ts';
 
 export function migrations(kind: DbKind): Record<string, Migration> {
   return {
@@ -32,5 +36,9 @@ export function migrations(kind: DbKind): Record<string, Migration> {
     '010-genset-groups': gensetGroups(kind),
     '011-reports': reports(kind),
     '012-cameras': cameras(kind),
+    '014-repairs': repairs(kind),
+    '013-transfers': transfers(kind),
+    '015-notifications': notifications(kind),
+    '016-maintenance': maintenance(kind),
   };
 }

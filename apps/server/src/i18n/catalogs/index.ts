@@ -8,7 +8,24 @@ import groups from './groups.ts';
 import reports from './reports.ts';
 import limits from './limits.ts';
 import video from './video.ts';
+import repairs from './repairs.ts';
+import transfers from './transfers.ts';
+import notifications from './notifications.ts';
+import maintenance from './maintenance.ts';
 
 export type DomainCatalog = Record<Language, Record<string, string>>;
 
-export const domains: DomainCatalog[] = [menu, history, gensets, protocolDocuments, groups, reports, limits, video];
+export const domains: DomainCatalog[] = [
+  menu,
+  history,
+  gensets,
+  protocolDocuments,
+  groups,
+  reports,
+  limits,
+  video,
+  repairs,
+  notifications,
+  transfers,
+  maintenance,
+];

@@ -1,5 +1,12 @@
 // Sign-in, sessions and the account's own life cycle (register, reset, change password, delete).
-import { ResultCode, isEmail, type Language, type LoginResponse } from '@genset/protocol';
+import {
+  ResultCode,
+  isEmail,
+  type Language,
+  type LoginResponse,
+  type MessageSettings,
+  type SetMessageRequest,
+} from '@genset/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError, fieldError, notSignedIn, tooMany } from '../../lib/errors.ts';
 import { translate } from '../../i18n/messages.ts';
@@ -463,10 +470,20 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
       profileListeners.push(listener);
     },
 
-    async setMessageSettings(ctx: SessionContext, patch: Record<string, boolean | undefined>) {
-      const current = { ...DEFAULT_MESSAGE_SETTINGS, ...(JSON.parse(ctx.user.message_settings) as object) };
-      for (const [k, v] of Object.entries(patch))
-        if (typeof v === 'boolean') (current as Record<string, boolean>)[k] = v;
+    async setMessageSettings(ctx: SessionContext, patch: SetMessageRequest) {
+      const current: MessageSettings = {
+        ...DEFAULT_MESSAGE_SETTINGS,
+        ...(JSON.parse(ctx.user.message_settings) as Partial<MessageSettings>),
+      };
+      for (const [k, v] of Object.entries(patch)) if (v !== undefined) (current as Record<string, unknown>)[k] = v;
+      // an unknown zone would make quiet hours the server's; keep the one known to work
+      if (patch.timeZone) {
+        try {
+          new Intl.DateTimeFormat('en', { timeZone: patch.timeZone });
+        } catch {
+          current.timeZone = '';
+        }
+      }
       await updateUser(ctx.user.id, { message_settings: JSON.stringify(current), updated_at: Date.now() });
       return current;
     },

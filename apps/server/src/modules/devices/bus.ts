@@ -46,12 +46,18 @@ export interface WatchMessage {
   gensetIds: number[];
 }
 
+/** New notices were made: each named person's unread count now (their consoles update the bell). */
+export interface NoticeMessage {
+  unread: Record<number, number>;
+}
+
 export interface BusEvents {
   monitor: MonitorMessage;
   alarm: AlarmMessage;
   modem: ModemMessage;
   sets: SetsChangedMessage;
   watch: WatchMessage;
+  notice: NoticeMessage;
 }
 
 export interface RealtimeBus {

@@ -104,7 +104,15 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
   const unsubscribeAlarm = opts.bus.subscribe('alarm', (m) => {
     for (const w of bySet.get(m.gensetId) ?? []) alarmPush(w, m);
   });
+  // A person's new notices ring the bell of every console they have open, whichever set it watches.
+  const unsubscribeNotice = opts.bus.subscribe('notice', (m) => {
+    for (const w of everyone) {
+      const unread = w.userId === null ? undefined : m.unread[w.userId];
+      if (unread !== undefined) send(w, { method: 'notice', unread });
+    }
+  });
   app.addHook('onClose', async () => {
+    unsubscribeNotice();
     unsubscribeHealth();
     unsubscribeMonitor();
     unsubscribeAlarm();

@@ -8,6 +8,8 @@ export interface OutgoingMessage {
   channel: 'sms' | 'email';
   to: string;
   purpose: string;
+  /** E-mail only: the subject line. */
+  subject?: string;
   text: string;
   /** Only for the development outbox: a real provider never writes the code anywhere but the message. */
   code?: string;

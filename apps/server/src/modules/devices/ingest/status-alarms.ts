@@ -11,6 +11,24 @@ import type { Database } from '../../../db/schema.ts';
 import type { RealtimeBus } from '../bus.ts';
 import type { Sets } from './sets.ts';
 import { STATUS, type ActiveAlarm, type Decoded, type OpenAlarm, type SetState } from './types.ts';
+import { recordNoticeEvent } from '../../notifications/engine.ts';
+
+/**
+ * Alarms raised or cleared longer ago than this (a module's outbox sent after a long outage, a replayed
+ * past) are history, not news: they are stored but notify no one; the set's being offline was notified.
+ */
+export const NOTICE_HORIZON_MS = 3_600_000;
+
+function alarmNotice(set: SetState, alarm: OpenAlarm, kind: 'alarm.raised' | 'alarm.cleared', ts: number) {
+  return {
+    kind,
+    companyId: null,
+    gensetId: set.id,
+    audience: { set: true } as const,
+    facts: { code: alarm.code, level: alarm.level, title: alarm.title, ts, token: set.token },
+    dedupeKey: `alarm:${alarm.id}:${kind === 'alarm.raised' ? 'raised' : 'cleared'}`,
+  };
+}
 
 /** The sets of one batch whose status, or whose open alarms, changed. */
 export interface BatchChanges {
@@ -100,13 +118,18 @@ export function createStatusAlarms({
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      set.openAlarms.set(a.code, { id: row.id, code: a.code, level: a.level, title: a.title, start: message.ts });
+      const open = { id: row.id, code: a.code, level: a.level, title: a.title, start: message.ts };
+      set.openAlarms.set(a.code, open);
       changes.alarms.add(set.id);
+      if (message.ts > Date.now() - NOTICE_HORIZON_MS)
+        await recordNoticeEvent(trx, alarmNotice(set, open, 'alarm.raised', message.ts));
     }
     for (const open of closing ?? []) {
       await trx.updateTable('alarm').set({ end_ts: message.ts }).where('id', '=', open.id).execute();
       set.openAlarms.delete(open.code);
       changes.alarms.add(set.id);
+      if (message.ts > Date.now() - NOTICE_HORIZON_MS)
+        await recordNoticeEvent(trx, alarmNotice(set, open, 'alarm.cleared', message.ts));
     }
     if (!message.error) set.values = values;
     set.deviceTs = message.ts;

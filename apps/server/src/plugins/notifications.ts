@@ -1,0 +1,104 @@
+// Notifications: the engine that turns events into notices and sends them (e-mail through SMTP or the
+// development outbox, SMS through the message sender, the companies' webhooks), the offline watch, the
+// message centre and the webhook calls.
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+import nodemailer from 'nodemailer';
+import { API_BASE } from '@genset/protocol';
+import type { Config } from '../config.ts';
+import type { MessageSender } from '../modules/sms/sender.ts';
+import {
+  createNotificationEngine,
+  recordNoticeEvent,
+  type EmailTransport,
+  type NoticeEvent,
+  type NotificationEngine,
+} from '../modules/notifications/engine.ts';
+import { createNoticeService } from '../modules/notifications/service.ts';
+import { createWebhookService, createWebhookUrlCheck } from '../modules/notifications/webhooks.ts';
+import { createOfflineWatch } from '../modules/notifications/offline-watch.ts';
+import { notificationRoutes } from '../modules/notifications/routes.ts';
+
+export interface NotificationsHandle {
+  engine: NotificationEngine;
+  /** Records an event (outside a transaction) and starts a round at once. */
+  notify(event: NoticeEvent): Promise<void>;
+  /** Looks for sets offline longer than their people asked, now (tests; it also runs every 30 s). */
+  checkOffline(): Promise<number>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    notifications: NotificationsHandle;
+  }
+}
+
+function emailTransport(config: Config, sender: MessageSender): EmailTransport {
+  if (!config.smtpUrl) {
+    return {
+      send: (m) => sender.send({ channel: 'email', to: m.to, purpose: 'notice', subject: m.subject, text: m.text }),
+    };
+  }
+  const mailer = nodemailer.createTransport(config.smtpUrl);
+  return {
+    async send(m) {
+      await mailer.sendMail({ from: config.smtpFrom, to: m.to, subject: m.subject, text: m.text });
+    },
+  };
+}
+
+export default fp(
+  async function notifications(app: FastifyInstance, opts: { config: Config; sender: MessageSender; tickMs?: number }) {
+    const { config } = opts;
+    const db = app.database.db;
+    const bus = app.devices.bus;
+    const ownPorts = () => {
+      const ports = [config.port, app.devices.transport.port ?? -1];
+      const address = app.server.address();
+      if (address && typeof address === 'object') ports.push(address.port);
+      return ports;
+    };
+    const check = createWebhookUrlCheck({ allowPrivate: config.webhookAllowPrivate, ownPorts });
+    const engine = createNotificationEngine({
+      db,
+      log: app.log,
+      sender: opts.sender,
+      email: emailTransport(config, opts.sender),
+      bus,
+      checkWebhookUrl: check,
+      ...(opts.tickMs ? { tickMs: opts.tickMs } : {}),
+    });
+    const startedAt = Date.now();
+    const offline = createOfflineWatch({ db, holder: engine.holder, startedAt });
+    const handle: NotificationsHandle = {
+      engine,
+      async notify(event) {
+        await recordNoticeEvent(db, event);
+        void engine.kick();
+      },
+      checkOffline: offline,
+    };
+    app.decorate('notifications', handle);
+    await app.register(notificationRoutes, {
+      prefix: API_BASE,
+      notices: createNoticeService({ db, bus }),
+      webhooks: createWebhookService({ db, check }),
+    });
+
+    let offlineTimer: NodeJS.Timeout | undefined;
+    app.addHook('onReady', async () => {
+      engine.start();
+      offlineTimer = setInterval(() => {
+        offline()
+          .then((n) => (n ? engine.kick() : undefined))
+          .catch((err: unknown) => app.log.warn({ err }, 'offline watch failed'));
+      }, 30_000);
+      offlineTimer.unref();
+    });
+    app.addHook('preClose', async () => {
+      if (offlineTimer) clearInterval(offlineTimer);
+      await engine.close();
+    });
+  },
+  { name: 'notifications', dependencies: ['devices'] },
+);
