@@ -104,7 +104,7 @@ async function buildBody(options: RequestOptions, headers: Record<string, string
   return JSON.stringify({ paramStr: await encryptText(json, SIGN_SECRET) });
 }
 
-async function readEnvelope(response: Response): Promise<Envelope> {
+export async function readEnvelope(response: Response): Promise<Envelope> {
   if (!response.ok) throw new TransportError(`HTTP ${response.status}`);
   let body: unknown;
   try {
@@ -181,9 +181,16 @@ export async function request<T>(url: string, options: RequestOptions = {}): Pro
 
   if (RAW_RESPONSE_CALLS.includes(url)) return envelope as T;
   if (envelope.code === ResultCode.ok) return envelope.data as T;
+  throw failure(envelope, options.silent);
+}
 
+/**
+ * The error of an envelope other than 200, reported as every call reports it (toast, sign-in again, back to the
+ * start) unless `silent`. Calls made without `request` (uploads) use it too.
+ */
+export function failure(envelope: Envelope, silent = false): ApiError {
   const error = new ApiError(envelope.code, envelope.msg || fallbackMessage(envelope), envelope.data);
-  if (options.silent) throw error;
+  if (silent) return error;
   if (envelope.code === ResultCode.notSignedIn) {
     signOutToRoot();
   } else if (RELOGIN_CODES.includes(envelope.code)) {
@@ -195,7 +202,7 @@ export async function request<T>(url: string, options: RequestOptions = {}): Pro
   } else {
     feedback().message.error({ content: error.message, duration: TOAST_SECONDS.serverError });
   }
-  throw error;
+  return error;
 }
 
 export function get<T>(url: string, params?: Query, options: Omit<RequestOptions, 'params'> = {}): Promise<T> {

@@ -1,12 +1,13 @@
 // Every route: public pages, the console's fixed pages, and the pages of the server's menu placed in their
 // layout (M shell, T top bar, E energy station, C none).
 import { lazy, Suspense, useMemo, type ComponentType } from 'react';
-import { Navigate, Route, Routes } from 'react-router';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { useSession } from '../stores/session.ts';
 import { FullPageLoading } from '../components/full-page-loading.tsx';
 import { collectPages, type LayoutKind, type MenuPage } from './menu-routes.ts';
 import { FIXED_ROUTES } from './fixed-routes.ts';
 import { pageFor } from './page-map.ts';
+import { isMaintenanceLink } from './public-routes.ts';
 
 function named<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
   return lazy(async () => ({ default: (await load())[name] }));
@@ -20,6 +21,7 @@ const PrivacyPage = named(() => import('../features/legal/privacy-page.tsx'), 'P
 const NotFoundPage = named(() => import('../features/misc/not-found-page.tsx'), 'NotFoundPage');
 const TestPage = named(() => import('../features/misc/test-page.tsx'), 'TestPage');
 const ShowVideoPage = named(() => import('../features/video/show-video-page.tsx'), 'ShowVideoPage');
+const MaintenanceLinkPage = named(() => import('../features/maintenance/link-page.tsx'), 'MaintenanceLinkPage');
 const RedirectPage = named(() => import('../features/misc/redirect-page.tsx'), 'RedirectPage');
 const ShellLayout = named(() => import('../layouts/shell/shell-layout.tsx'), 'ShellLayout');
 const TopLayout = named(() => import('../layouts/top/top-layout.tsx'), 'TopLayout');
@@ -42,6 +44,15 @@ export function AppRoutes() {
   const routes = useSession((s) => s.routes);
   const signedIn = useSession((s) => s.user !== null);
   const pages = useMemo(() => collectPages(routes), [routes]);
+  const location = useLocation();
+
+  // a maintenance link: the set's plan read-only, without the top layout's other tabs, signed in or not
+  if (isMaintenanceLink(location.pathname, location.search))
+    return (
+      <Suspense fallback={<FullPageLoading />}>
+        <MaintenanceLinkPage />
+      </Suspense>
+    );
 
   return (
     <Suspense fallback={<FullPageLoading />}>

@@ -15,6 +15,8 @@ export const FIXED_ROUTES: FixedRoute[] = [
   { path: '/user/personal', titleKey: 'layout.routes.personal', component: 'user/personal' },
   // where a set's QR code leads (signed out: through sign-in and back)
   { path: '/genset/subscribe', titleKey: 'layout.routes.subscribe', component: 'genset/subscribe' },
+  // the message centre: every notice of the person (the bell shows the latest)
+  { path: '/message', titleKey: 'layout.routes.message', component: 'message/index' },
   { path: '/help/list', titleKey: 'layout.routes.helpList', component: 'help/list' },
   {
     path: '/help/info',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loginPathFor, safeRedirect, withRedirect } from './public-routes.ts';
+import { isMaintenanceLink, loginPathFor, safeRedirect, withRedirect } from './public-routes.ts';
 
 describe('redirect after sign-in', () => {
   it('follows same-site paths with their query', () => {
@@ -24,5 +24,14 @@ describe('redirect after sign-in', () => {
     expect(url.pathname).toBe('/register');
     expect(url.searchParams.get('redirect')).toBe(back);
     expect(withRedirect('/register', null)).toBe('/register');
+  });
+});
+
+describe('maintenance links', () => {
+  it('are public only on the maintain tab with a maintenance token', () => {
+    expect(isMaintenanceLink('/top/maintain', '?mtoken=abc')).toBe(true);
+    expect(isMaintenanceLink('/top/maintain', '?token=abc')).toBe(false);
+    expect(isMaintenanceLink('/top/realtime', '?mtoken=abc')).toBe(false);
+    expect(isMaintenanceLink('/top/maintain', '?mtoken=')).toBe(false);
   });
 });

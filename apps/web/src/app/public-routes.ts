@@ -10,6 +10,11 @@ export const PUBLIC_PATHS = new Set([
   '/showvideo',
 ]);
 
+/** A set's maintenance link (/top/maintain?mtoken=…): opened without signing in, read-only. */
+export function isMaintenanceLink(pathname: string, search: string): boolean {
+  return pathname === '/top/maintain' && Boolean(new URLSearchParams(search).get('mtoken'));
+}
+
 /** Only same-site paths are followed after sign-in; anything else goes Home. */
 export function safeRedirect(target: string | null | undefined, fallback = '/index'): string {
   if (!target || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return fallback;

@@ -4,7 +4,7 @@ import { Navigate, useLocation } from 'react-router';
 import { useSession } from '../stores/session.ts';
 import { AppRoutes } from './app-routes.tsx';
 import { SessionLoader } from './session-loader.tsx';
-import { loginPathFor, PUBLIC_PATHS, safeRedirect } from './public-routes.ts';
+import { isMaintenanceLink, loginPathFor, PUBLIC_PATHS, safeRedirect } from './public-routes.ts';
 
 export function RouteGuard() {
   const location = useLocation();
@@ -12,6 +12,8 @@ export function RouteGuard() {
   const loaded = useSession((s) => s.user !== null);
   const { pathname, search } = location;
 
+  // a maintenance link shows the same read-only page signed in or not
+  if (isMaintenanceLink(pathname, search)) return <AppRoutes />;
   if (token) {
     // after signing in, the sign-in page's redirect query is honoured
     if (pathname === '/login')

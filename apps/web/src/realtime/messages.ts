@@ -57,7 +57,13 @@ export interface HealthPush {
   down: string[];
 }
 
-export type RealtimePush = MonitorPush | AlarmPush | ErrorPush | HealthPush;
+/** The signed-in person has new notices, or read some on another device: their unread count now. */
+export interface NoticePush {
+  method: 'notice';
+  unread: number;
+}
+
+export type RealtimePush = MonitorPush | AlarmPush | ErrorPush | HealthPush | NoticePush;
 
 type Loose = Record<string, unknown>;
 
@@ -110,6 +116,9 @@ export function parsePush(text: string): RealtimePush | null {
   }
   if (raw.method === 'health' && Array.isArray(raw.down)) {
     return { method: 'health', down: raw.down.filter((d): d is string => typeof d === 'string') };
+  }
+  if (raw.method === 'notice' && isNumber(raw.unread)) {
+    return { method: 'notice', unread: Math.max(0, Math.floor(raw.unread)) };
   }
   if (raw.method === 'error') {
     const tokens = Array.isArray(raw.tokens) ? raw.tokens.filter(isToken) : isToken(raw.token) ? [raw.token] : [];

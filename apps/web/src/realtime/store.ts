@@ -24,9 +24,16 @@ export interface RealtimeState {
   sets: Record<string, LiveSet>;
   /** What the server said it cannot reach (database, broker, redis) on the open connection; empty: nothing. */
   serverDown: string[];
+  /** The person's unread notices as last pushed (null: nothing pushed yet), and a count of pushes. */
+  notices: { unread: number | null; pushes: number };
 }
 
-export const useRealtimeStore = create<RealtimeState>(() => ({ connection: 'idle', sets: {}, serverDown: [] }));
+export const useRealtimeStore = create<RealtimeState>(() => ({
+  connection: 'idle',
+  sets: {},
+  serverDown: [],
+  notices: { unread: null, pushes: 0 },
+}));
 
 function empty(token: string): LiveSet {
   return { token, status: null, alarmnum: null, ts: null, values: {}, alarms: null, error: null };
@@ -35,6 +42,10 @@ function empty(token: string): LiveSet {
 export function applyPush(push: RealtimePush): void {
   if (push.method === 'health') {
     useRealtimeStore.setState({ serverDown: push.down });
+    return;
+  }
+  if (push.method === 'notice') {
+    useRealtimeStore.setState((s) => ({ notices: { unread: push.unread, pushes: s.notices.pushes + 1 } }));
     return;
   }
   useRealtimeStore.setState((state) => {

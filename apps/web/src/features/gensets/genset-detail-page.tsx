@@ -10,7 +10,9 @@ import {
   FileTextOutlined,
   LineChartOutlined,
   SettingOutlined,
+  SwapOutlined,
   TeamOutlined,
+  ToolOutlined,
   VideoCameraOutlined,
 } from '@ant-design/icons';
 import { useNavigate, useParams } from 'react-router';
@@ -27,10 +29,12 @@ import { formatDateTime, formatValue, localUnit, NONE } from '../../components/f
 import { useGensetInfo } from './api.ts';
 import { FIELD_GROUPS, PART_FIELDS, type FieldDef } from './form-fields.ts';
 import { setLinks } from './links.ts';
+import { repairLinks } from '../repairs/links.ts';
 import { RightsTag } from './rights-tag.tsx';
 import { OperationLog } from './operation-log.tsx';
 import { SetCodes } from './set-codes.tsx';
 import { SubscribersDrawer } from './subscribers-drawer.tsx';
+import { HandOverDialog } from '../transfers/hand-over-dialog.tsx';
 import { useConfirmDelete } from './use-delete-sets.ts';
 import './gensets.css';
 
@@ -105,6 +109,7 @@ export function GensetDetailPage() {
   const info = useGensetInfo(token);
   const confirmDelete = useConfirmDelete();
   const [showSubscribers, setShowSubscribers] = useState(false);
+  const [handingOver, setHandingOver] = useState(false);
   const set = info.data;
   const points = useMemo(
     () =>
@@ -164,6 +169,13 @@ export function GensetDetailPage() {
                 {t('reports.title')}
               </Button>
             </Authorized>
+            <Button
+              icon={<ToolOutlined />}
+              onClick={() => void navigate(repairLinks.add(token))}
+              data-testid="set-request-repair"
+            >
+              {t('repairs.request')}
+            </Button>
             <Button icon={<VideoCameraOutlined />} onClick={() => void navigate(setLinks.video(token))}>
               {t('video.open')}
             </Button>
@@ -179,6 +191,9 @@ export function GensetDetailPage() {
                 </Button>
                 <Button icon={<TeamOutlined />} onClick={() => setShowSubscribers(true)}>
                   {t('gensets.actions.subscribers')}
+                </Button>
+                <Button icon={<SwapOutlined />} onClick={() => setHandingOver(true)}>
+                  {t('transfers.actions.handOver')}
                 </Button>
                 <Button
                   danger
@@ -278,6 +293,7 @@ export function GensetDetailPage() {
         </Col>
       </Row>
       <SubscribersDrawer set={showSubscribers ? set : null} onClose={() => setShowSubscribers(false)} />
+      <HandOverDialog set={handingOver ? set : null} onClose={() => setHandingOver(false)} />
     </div>
   );
 }

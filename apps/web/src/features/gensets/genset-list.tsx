@@ -16,6 +16,7 @@ import { useGensetColumns } from './genset-columns.tsx';
 import { StatusFilter } from './status-filter.tsx';
 import { SubscribeDialog } from './subscribe-dialog.tsx';
 import { SubscribersDrawer } from './subscribers-drawer.tsx';
+import { HandOverDialog } from '../transfers/hand-over-dialog.tsx';
 import { useConfirmDelete } from './use-delete-sets.ts';
 import { toRequest, useListParams } from './use-list-params.ts';
 import { pushedSince, useFleetRealtime, useRealtimeConnection, useRefreshWhenStale } from '../../realtime/index.ts';
@@ -47,6 +48,7 @@ export function GensetList({ scope }: { scope: ListScope }) {
   const [selected, setSelected] = useState<GensetListItem[]>([]);
   const [subscribing, setSubscribing] = useState(false);
   const [subscribersOf, setSubscribersOf] = useState<GensetListItem | null>(null);
+  const [handingOver, setHandingOver] = useState<GensetListItem | null>(null);
   const confirmDelete = useConfirmDelete();
   const leave = useDeleteSubscriptions();
 
@@ -72,6 +74,7 @@ export function GensetList({ scope }: { scope: ListScope }) {
         confirmDelete([set], () => setSelected((s) => s.filter((x) => x.token !== set.token))),
       onLeave: scope === 'mylist' ? onLeave : undefined,
       onSubscribers: setSubscribersOf,
+      onHandOver: setHandingOver,
     }),
     [confirmDelete, onLeave, scope],
   );
@@ -236,6 +239,7 @@ export function GensetList({ scope }: { scope: ListScope }) {
 
       <SubscribeDialog open={subscribing} onClose={() => setSubscribing(false)} />
       <SubscribersDrawer set={subscribersOf} onClose={() => setSubscribersOf(null)} />
+      <HandOverDialog set={handingOver} onClose={() => setHandingOver(null)} />
     </Card>
   );
 }

@@ -11,7 +11,9 @@ import {
   MoreOutlined,
   ProfileOutlined,
   SettingOutlined,
+  SwapOutlined,
   TeamOutlined,
+  ToolOutlined,
   VideoCameraOutlined,
 } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
@@ -19,11 +21,14 @@ import { useTranslation } from 'react-i18next';
 import { Permission, type GensetListItem } from '@genset/protocol';
 import { useAuthorized } from '../../components/use-authorized.ts';
 import { setLinks } from './links.ts';
+import { repairLinks } from '../repairs/links.ts';
 
 export interface RowActionHandlers {
   onDelete: (set: GensetListItem) => void;
   onLeave?: (set: GensetListItem) => void;
   onSubscribers: (set: GensetListItem) => void;
+  /** Hand the set over to another account (managers). */
+  onHandOver?: (set: GensetListItem) => void;
 }
 
 export function RowActions({
@@ -52,8 +57,12 @@ export function RowActions({
     { key: 'history', icon: <LineChartOutlined />, label: t('gensets.actions.history') },
     ...(reports ? [{ key: 'report', icon: <FileTextOutlined />, label: t('reports.title') }] : []),
     { key: 'video', icon: <VideoCameraOutlined />, label: t('video.open') },
+    { key: 'repair', icon: <ToolOutlined />, label: t('repairs.request') },
     ...(control ? [{ key: 'config', icon: <SettingOutlined />, label: t('gensets.actions.config') }] : []),
     ...(manage ? [{ key: 'subscribers', icon: <TeamOutlined />, label: t('gensets.actions.subscribers') }] : []),
+    ...(manage && handlers.onHandOver
+      ? [{ key: 'handover', icon: <SwapOutlined />, label: t('transfers.actions.handOver') }]
+      : []),
     ...(handlers.onLeave && !set.owned
       ? [{ key: 'leave', icon: <DisconnectOutlined />, label: t('gensets.actions.leave') }]
       : []),
@@ -71,8 +80,10 @@ export function RowActions({
     if (key === 'history') void navigate(setLinks.history(set.token));
     if (key === 'report') void navigate(setLinks.report(set.token));
     if (key === 'video') void navigate(setLinks.video(set.token));
+    if (key === 'repair') void navigate(repairLinks.add(set.token));
     if (key === 'config') void navigate(setLinks.config(set.token));
     if (key === 'subscribers') handlers.onSubscribers(set);
+    if (key === 'handover') handlers.onHandOver?.(set);
     if (key === 'leave') handlers.onLeave?.(set);
     if (key === 'delete') handlers.onDelete(set);
   };

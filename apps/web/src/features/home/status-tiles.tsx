@@ -1,5 +1,5 @@
-// The fleet at a glance: sets by status (each opens My gensets filtered by it), active alarms by level and
-// the output of the whole fleet now.
+// The fleet at a glance: sets by status (each opens My gensets filtered by it), active alarms by level, the
+// output of the whole fleet now and the maintenance tasks due and overdue.
 import { Card, Col, Row, Space } from 'antd';
 import { ThunderboltOutlined, WarningOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
@@ -8,6 +8,7 @@ import type { HomeSummaryResponse } from '@genset/protocol';
 import { ALARM_LEVEL_HEX } from '../../components/alarm-level-tag.tsx';
 import { STATUS_HEX, type SetStatusKey } from '../../components/set-status.ts';
 import { formatNumber, localUnit } from '../../components/format.ts';
+import { MaintenanceTile } from '../maintenance/home-tile.tsx';
 
 /** The unit as stored; shown in the reader's script (Cyrillic in Russian). */
 const KW = 'kW';
@@ -71,6 +72,9 @@ export function StatusTiles({ summary, totalKw }: { summary: HomeSummaryResponse
             <span className="home-tile-note">{t('home.output.running', { count: counts.running })}</span>
           </div>
         </Card>
+      </Col>
+      <Col xs={24}>
+        <MaintenanceTile />
       </Col>
     </Row>
   );

@@ -1,5 +1,6 @@
 // The maintenance tab of a set (/top/maintain): the controller's countdown to the next service, kept live;
-// overdue and due are said in words as well as in red. It does not re-establish a lost connection (spec 4).
+// overdue and due are said in words as well as in red; below it the set's maintenance plan and history. It
+// does not re-establish a lost connection (spec 4).
 import { Card, Col, Descriptions, Row, Skeleton, Space, Statistic, Tag, Typography } from 'antd';
 import { ToolOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +8,7 @@ import { ErrorState } from '../../components/error-state.tsx';
 import { useSetRealtime } from '../../realtime/index.ts';
 import { useCountdown } from './api.ts';
 import { ConnectionTag } from './connection-tag.tsx';
+import { PlanSection } from '../maintenance/plan-section.tsx';
 import { localUnit } from '../../components/format.ts';
 import { formatReading, formatTime, NO_READING } from './format.ts';
 import './monitor.css';
@@ -98,6 +100,7 @@ export function MaintainTab({ token }: { token: string }) {
           </Col>
         </Row>
       </Card>
+      <PlanSection token={token} runHours={runHours} />
     </Space>
   );
 }

@@ -1,6 +1,7 @@
 // /user/personal: the personal centre.
 import { Card, Col, Row, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { useSession } from '../../stores/session.ts';
 import { FullPageLoading } from '../../components/full-page-loading.tsx';
 import { DeleteAccount } from './delete-account.tsx';
@@ -12,6 +13,7 @@ import { ProfileSummary } from './profile-summary.tsx';
 export function PersonalPage() {
   const { t } = useTranslation();
   const user = useSession((s) => s.user);
+  const [params] = useSearchParams();
   if (!user) return <FullPageLoading />;
   return (
     <Row gutter={[16, 16]}>
@@ -21,6 +23,7 @@ export function PersonalPage() {
       <Col xs={24} lg={16}>
         <Card title={<h1 style={{ fontSize: 18, margin: 0 }}>{t('personal.title')}</h1>}>
           <Tabs
+            defaultActiveKey={params.get('tab') ?? 'profile'}
             items={[
               { key: 'profile', label: t('personal.tabs.profile'), children: <NicknameForm /> },
               { key: 'password', label: t('personal.tabs.password'), children: <PasswordTab /> },

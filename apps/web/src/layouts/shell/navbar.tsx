@@ -6,6 +6,7 @@ import { useSettings } from '../../stores/settings.ts';
 import { LanguageSwitcher } from '../../components/language-switcher.tsx';
 import { AppBreadcrumb } from './app-breadcrumb.tsx';
 import { UserMenu } from './user-menu.tsx';
+import { NoticeBell } from '../../features/notices/notice-bell.tsx';
 
 export function Navbar() {
   const { t } = useTranslation();
@@ -27,6 +28,7 @@ export function Navbar() {
       <div style={{ flex: 1, minWidth: 0, overflow: 'hidden', whiteSpace: 'nowrap' }}>
         <AppBreadcrumb compact={mobile} />
       </div>
+      <NoticeBell />
       <LanguageSwitcher compact={mobile} />
       <UserMenu nameWidth={mobile ? 80 : 160} />
     </Flex>
