@@ -6,12 +6,16 @@ import { CHROMIUM, programPath } from './scripts/system-programs.ts';
 export default defineConfig({
   testDir: 'e2e',
   globalSetup: './e2e/global-setup.ts',
-  workers: 2,
+  // .ci/run sets E2E_WORKERS=1: on a two-core machine one browser beside the server loads pages in a few seconds,
+  // two together with the tests' own servers can take longer than the tests wait
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   fullyParallel: true,
   // .ci/run sets E2E_RETRIES=1: a test that fails is run once more and, if it then passes, reported as flaky
   retries: Number(process.env.E2E_RETRIES ?? 0),
   timeout: 60_000,
-  expect: { timeout: 10_000 },
+  // a page's first visit loads its code on demand, which on a small CI machine running two workers and the
+  // server takes up to several seconds
+  expect: { timeout: 20_000 },
   reporter: [['list']],
   outputDir: 'test-results',
   use: {
