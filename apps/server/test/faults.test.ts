@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startGensetSimulator, type RunningGensetSimulator } from '@genset/simulator';
 import { startGateway, silentLogger, type Gateway } from '@genset/gateway';
 import { layoutS } from '@genset/protocol';
@@ -65,7 +65,7 @@ let mosquitto: PrivateService | undefined;
 /** A's way to the broker, which can go silent under it. */
 let linkOfA: SilentLink | undefined;
 const instances: Record<Name, ServerProcess | undefined> = { A: undefined, B: undefined };
-/** Every process started, restarts included, for afterAll and for a failure's message. */
+/** Every process started, restarts included, for the teardown and for a failure's message. */
 const started: ServerProcess[] = [];
 const dataDirs: string[] = [];
 const modules: Module[] = [];
@@ -211,83 +211,93 @@ async function moving(n: number, among: Module[] = modules) {
   await waitFor(() => among.every((m) => lastSeq(m) >= now.get(m)! + n), 20_000, 'the modules to report');
 }
 
+/**
+ * Everything a run needs, from nothing: its own PostgreSQL, Redis and Mosquitto, two instances, four modules and
+ * a browser. Inside the test rather than in beforeAll, so that a second attempt after a failure starts afresh
+ * instead of from what the first one broke.
+ */
+async function setUp() {
+  instances.A = instances.B = undefined;
+  started.length = dataDirs.length = modules.length = 0;
+  postgres = await startPrivatePostgres('faults');
+  redis = await startPrivateRedis();
+  mosquitto = await startPrivateMosquitto();
+  linkOfA = await startSilentLink(mosquitto, 'mqtt');
+
+  // Modules chosen so that each instance owns two of them while both are up.
+  const database = await openDatabase(postgres.url);
+  await seedProtocols(database.db);
+  const fleet = createFleet(database.db);
+  for (let i = 0; modules.length < 2 * PER_INSTANCE; i++) {
+    const key = `FT${suffix}${i}`;
+    const owner = ownerOf(['A', 'B'], key) as Name;
+    if (modules.filter((m) => m.owner === owner).length >= PER_INSTANCE) continue;
+    const modem = await fleet.createModem({ companyId: 1, modemKey: key });
+    const set = await fleet.createGenset({
+      companyId: 1,
+      ownerUserId: null,
+      name: `Faults ${modules.length + 1}`,
+      modemId: modem.id,
+      protocolKey: layoutS.key,
+    });
+    const dataDir = mkdtempSync(join(tmpdir(), `faults-module-${i}-`));
+    modules.push({
+      key,
+      owner,
+      secret: modem.secret,
+      modemId: modem.id,
+      gensetId: set.id,
+      token: set.token,
+      dataDir,
+    });
+  }
+  await database.close();
+
+  await startInstance('A');
+  await startInstance('B');
+  utoken = (await api(instances.A!, '/user/login', { username: ADMIN.account, password: ADMIN.password })).data.utoken;
+
+  for (const [i, m] of modules.entries()) {
+    m.sim = await startGensetSimulator({
+      layout: 'S',
+      port: 0,
+      host: '127.0.0.1',
+      unitId: 1,
+      seed: 90 + i,
+      mode: 'manual',
+      realtime: true,
+    } as Parameters<typeof startGensetSimulator>[0]);
+    await startModule(m);
+  }
+
+  // A browser on A follows every set (B's reach it through Redis).
+  ws = await connectWs(instances.A!.url, utoken);
+  ws.heartbeat(
+    '',
+    modules.map((m) => m.token),
+  );
+}
+
+async function tearDown() {
+  ws?.close();
+  ws = undefined;
+  for (const m of modules) {
+    await m.gateway?.close().catch(() => undefined);
+    await m.sim?.close().catch(() => undefined);
+    rmSync(m.dataDir, { recursive: true, force: true });
+  }
+  for (const s of started) await s.kill('SIGKILL').catch(() => undefined);
+  await linkOfA?.close();
+  for (const s of [mosquitto, redis, postgres]) await s?.destroy();
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+  postgres = redis = mosquitto = undefined;
+  linkOfA = undefined;
+}
+
 describe.skipIf(missing.length > 0 || repeat)('faults with two instances on PostgreSQL, Mosquitto and Redis', () => {
-  beforeAll(async () => {
-    postgres = await startPrivatePostgres('faults');
-    redis = await startPrivateRedis();
-    mosquitto = await startPrivateMosquitto();
-    linkOfA = await startSilentLink(mosquitto, 'mqtt');
-
-    // Modules chosen so that each instance owns two of them while both are up.
-    const database = await openDatabase(postgres.url);
-    await seedProtocols(database.db);
-    const fleet = createFleet(database.db);
-    for (let i = 0; modules.length < 2 * PER_INSTANCE; i++) {
-      const key = `FT${suffix}${i}`;
-      const owner = ownerOf(['A', 'B'], key) as Name;
-      if (modules.filter((m) => m.owner === owner).length >= PER_INSTANCE) continue;
-      const modem = await fleet.createModem({ companyId: 1, modemKey: key });
-      const set = await fleet.createGenset({
-        companyId: 1,
-        ownerUserId: null,
-        name: `Faults ${modules.length + 1}`,
-        modemId: modem.id,
-        protocolKey: layoutS.key,
-      });
-      const dataDir = mkdtempSync(join(tmpdir(), `faults-module-${i}-`));
-      modules.push({
-        key,
-        owner,
-        secret: modem.secret,
-        modemId: modem.id,
-        gensetId: set.id,
-        token: set.token,
-        dataDir,
-      });
-    }
-    await database.close();
-
-    await startInstance('A');
-    await startInstance('B');
-    utoken = (await api(instances.A!, '/user/login', { username: ADMIN.account, password: ADMIN.password })).data
-      .utoken;
-
-    for (const [i, m] of modules.entries()) {
-      m.sim = await startGensetSimulator({
-        layout: 'S',
-        port: 0,
-        host: '127.0.0.1',
-        unitId: 1,
-        seed: 90 + i,
-        mode: 'manual',
-        realtime: true,
-      } as Parameters<typeof startGensetSimulator>[0]);
-      await startModule(m);
-    }
-
-    // A browser on A follows every set (B's reach it through Redis).
-    ws = await connectWs(instances.A!.url, utoken);
-    ws.heartbeat(
-      '',
-      modules.map((m) => m.token),
-    );
-  }, 120_000);
-
-  afterAll(async () => {
-    ws?.close();
-    for (const m of modules) {
-      await m.gateway?.close().catch(() => undefined);
-      await m.sim?.close().catch(() => undefined);
-      rmSync(m.dataDir, { recursive: true, force: true });
-    }
-    for (const s of started) await s.kill('SIGKILL').catch(() => undefined);
-    await linkOfA?.close();
-    for (const s of [mosquitto, redis, postgres]) await s?.destroy();
-    for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
-  }, 60_000);
-
   it('loses nothing acknowledged, resumes within 30 s and says what is down', async () => {
     try {
+      await setUp();
       await waitFor(() => modules.every((m) => acked(m) >= 3), 30_000, 'every module acked');
       await resumed(Date.now(), 'the start');
 
@@ -427,6 +437,8 @@ describe.skipIf(missing.length > 0 || repeat)('faults with two instances on Post
     } catch (err) {
       for (const s of started) console.error(`--- server output ---\n${s.output.join('').slice(-6000)}`);
       throw err;
+    } finally {
+      await tearDown();
     }
-  }, 300_000);
+  }, 420_000);
 });
