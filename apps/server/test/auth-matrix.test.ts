@@ -46,6 +46,9 @@ const SIGNED_IN: ['GET' | 'POST', string, unknown?][] = [
   ['POST', '/maintain/template/apply', { id: 1, all: true }],
   ['POST', '/maintain/mtoken/create', { token: 'abc' }],
   ['POST', '/maintain/mtoken/revoke', { token: 'abc', id: 1 }],
+  ['POST', '/genset/fence', { token: 'abc' }],
+  ['POST', '/genset/updateFence', { token: 'abc', fence: null }],
+  ['POST', '/genset/guiji', { token: 'abc', start: 0, end: 1000 }],
 ];
 const PUBLIC: ['GET' | 'POST', string, unknown?][] = [
   ['POST', '/user/login', { username: 'viewer@example.com', password: 'Demo#2026' }],

@@ -588,6 +588,19 @@ const ROUTES: Record<string, RouteCase> = {
     accept: [204],
   },
   'POST /yewu/maintain/plan': { writes: false, example: post('company', { token: ref('set.own') }) },
+  'POST /yewu/genset/fence': { writes: false, example: post('company', { token: ref('set.own') }) },
+  'POST /yewu/genset/updateFence': {
+    writes: true,
+    example: post('company', {
+      token: ref('set.own'),
+      fence: { type: 'circle', center: { lat: 41, lon: 29 }, radiusM: 800 },
+    }),
+    hints: { token: setRefs },
+  },
+  'POST /yewu/genset/guiji': {
+    writes: false,
+    example: post('company', { token: ref('set.own'), start: 0, end: 86_400_000, zoom: 10 }),
+  },
   'POST /yewu/maintain/item/save': {
     writes: true,
     example: async (w) => ({

@@ -15,3 +15,4 @@ export * from './repairs.ts';
 export * from './notifications.ts';
 export * from './transfers.ts';
 export * from './maintenance.ts';
+export * from './tracks.ts';

@@ -20,6 +20,7 @@ import { repairs } from './014-repairs.ts';
 import { transfers } from './013-transfers.ts';
 import { notifications } from './015-notifications.ts';
 import { maintenance } from './016-maintenance.ts';
+import { tracks } from './018-tracks.ts';
 
 export function migrations(kind: DbKind): Record<string, Migration> {
   return {
@@ -40,5 +41,6 @@ export function migrations(kind: DbKind): Record<string, Migration> {
     '013-transfers': transfers(kind),
     '015-notifications': notifications(kind),
     '016-maintenance': maintenance(kind),
+    '018-tracks': tracks(),
   };
 }

@@ -10,8 +10,9 @@
 //   rollups.ts        hour/day rollups in memory, written in slices with the latest values every `persistMs`
 //   acks.ts           how far each module may be acked, and the ack itself
 // sets.ts keeps the module and set bindings and each set's live state; presence.ts handles the modules'
-// hellos, events and goodbyes and the watchdog. This file wires them: the queue, its backpressure on the
-// broker, the batch loop, and the writing of what is held in memory between batches.
+// hellos, events and goodbyes and the watchdog; positions.ts their GPS fixes, tracks and fences. This file
+// wires them: the queue, its backpressure on the broker, the batch loop, and the writing of what is held in
+// memory between batches.
 import type { ModemChannel, ModemData } from '@genset/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../db/database.ts';
@@ -20,6 +21,7 @@ import type { ProtocolStore } from '../protocols.ts';
 import type { DeviceTransport } from '../transport.ts';
 import { createAcks } from './acks.ts';
 import { createDecoder } from './decode.ts';
+import { createPositions } from './positions.ts';
 import { createPresence } from './presence.ts';
 import { createRollups } from './rollups.ts';
 import { createSets } from './sets.ts';
@@ -72,6 +74,7 @@ export function createIngest(opts: IngestOptions) {
   const statusAlarms = createStatusAlarms({ db, sets, bus, log });
   const decoder = createDecoder({ db, sets, protocols, acks, log, stats });
   const store = createStore({ db, sets, statusAlarms });
+  const positions = createPositions({ db, sets, statusAlarms, log });
   const presence = createPresence({
     db,
     sets,
@@ -220,10 +223,19 @@ export function createIngest(opts: IngestOptions) {
           });
           return;
         case 'event':
-          void presence.event(modemKey, payload).catch((err: unknown) => {
-            stats.refused++;
-            log.warn({ modem: modemKey, err }, 'malformed event refused');
-          });
+          void presence.event(modemKey, payload).then(
+            (heard) => {
+              // its GPS fix moves its sets, between batches (which own the sets' alarms)
+              if (heard?.event.gps)
+                void exclusive(() => positions.fix(heard.modem, heard.event)).catch((err: unknown) =>
+                  log.error({ err, modem: modemKey }, 'position not stored'),
+                );
+            },
+            (err: unknown) => {
+              stats.refused++;
+              log.warn({ modem: modemKey, err }, 'malformed event refused');
+            },
+          );
           return;
         case 'reply':
           opts.onReply(modemKey, JSON.parse(payload.toString('utf8')));

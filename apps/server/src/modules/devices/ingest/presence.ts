@@ -69,11 +69,12 @@ export function createPresence({ db, sets, statusAlarms, bus, log, expectedPerio
       onHello(modemKey);
     },
 
+    /** Stores the module's telemetry; returns the module and its event for the stages that read more of it. */
     async event(modemKey: string, payload: Buffer) {
       const parsed = modemEvent.safeParse(JSON.parse(payload.toString('utf8')));
       if (!parsed.success) throw parsed.error;
       const modem = await sets.modemByKey(modemKey);
-      if (!modem) return;
+      if (!modem) return undefined;
       const row = await db.selectFrom('modem').select('telemetry').where('id', '=', modem.id).executeTakeFirst();
       const telemetry = { ...(JSON.parse(row?.telemetry ?? '{}') as object), ...parsed.data };
       await db
@@ -81,6 +82,7 @@ export function createPresence({ db, sets, statusAlarms, bus, log, expectedPerio
         .set({ telemetry: JSON.stringify(telemetry), last_seen_at: Date.now() })
         .where('id', '=', modem.id)
         .execute();
+      return { modem, event: parsed.data };
     },
 
     /** Forgets the module (handed to another instance, which watches it now). */

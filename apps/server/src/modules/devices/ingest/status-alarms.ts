@@ -13,13 +13,16 @@ import type { Sets } from './sets.ts';
 import { STATUS, type ActiveAlarm, type Decoded, type OpenAlarm, type SetState } from './types.ts';
 import { recordNoticeEvent } from '../../notifications/engine.ts';
 
+/** Alarms the module raises from what it knows itself (e.g. its position), whatever its controller says. */
+export const MODULE_ALARM_PREFIX = 'module:';
+
 /**
  * Alarms raised or cleared longer ago than this (a module's outbox sent after a long outage, a replayed
  * past) are history, not news: they are stored but notify no one; the set's being offline was notified.
  */
 export const NOTICE_HORIZON_MS = 3_600_000;
 
-function alarmNotice(set: SetState, alarm: OpenAlarm, kind: 'alarm.raised' | 'alarm.cleared', ts: number) {
+export function alarmNotice(set: SetState, alarm: OpenAlarm, kind: 'alarm.raised' | 'alarm.cleared', ts: number) {
   return {
     kind,
     companyId: null,
@@ -72,7 +75,9 @@ export function createStatusAlarms({
         if (set.openAlarms.has(a.code) || (opening && hasCode(opening, a.code))) continue;
         (opening ??= []).push(a);
       }
-      for (const open of set.openAlarms.values()) if (!hasCode(active, open.code)) (closing ??= []).push(open);
+      // the module's own alarms (its position outside the fence) are not the controller's to close
+      for (const open of set.openAlarms.values())
+        if (!hasCode(active, open.code) && !open.code.startsWith(MODULE_ALARM_PREFIX)) (closing ??= []).push(open);
     }
     if (status === set.status && !opening && !closing) {
       if (!message.error) set.values = values;
