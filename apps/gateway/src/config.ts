@@ -44,6 +44,8 @@ export const gatewayConfigSchema = z
     firmware: z.string().max(64).default('0.1.0'),
     imei: z.string().max(32).default(''),
     iccid: z.string().max(32).default(''),
+    /** The SIM's IMSI, when the modem can read it; empty: not reported. */
+    imsi: z.string().max(32).default(''),
     /** Where the outbox database lives; one file per modem id. */
     dataDir: z.string().min(1).default('./data/gateway'),
     ports: z
@@ -113,7 +115,8 @@ export function parseGatewayConfig(input: unknown): GatewayConfig {
 
 /**
  * Configuration from `GATEWAY_CONFIG` (path to a JSON file) overlaid with the environment:
- * MODEM_ID, MODEM_SECRET, MQTT_URL, DATA_DIR, MODEM_MODEL, MODEM_FIRMWARE, MODEM_IMEI, MODEM_ICCID, GPS=lat,lon;
+ * MODEM_ID, MODEM_SECRET, MQTT_URL, DATA_DIR, MODEM_MODEL, MODEM_FIRMWARE, MODEM_IMEI, MODEM_ICCID, MODEM_IMSI,
+ * GPS=lat,lon;
  * MODBUS_TCP=host:port or MODBUS_SERIAL=/dev/ttyS1 (with MODBUS_BAUD_RATE), and MODBUS_ADDRESS=1[,2…]
  * replace the file's ports with one port.
  */
@@ -130,6 +133,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     ['firmware', env.MODEM_FIRMWARE],
     ['imei', env.MODEM_IMEI],
     ['iccid', env.MODEM_ICCID],
+    ['imsi', env.MODEM_IMSI],
   ];
   for (const [key, value] of overlay) if (value) input[key] = value;
   if (env.GPS) {

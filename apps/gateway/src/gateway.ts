@@ -254,6 +254,7 @@ class GatewayRuntime implements Gateway {
       firmware: this.config.firmware,
       imei: this.config.imei,
       iccid: this.config.iccid,
+      ...(this.config.imsi ? { imsi: this.config.imsi } : {}),
       controllers: this.config.ports.flatMap((port, index) =>
         port.controllers.map((controller) => ({
           port: names[index]!,

@@ -46,6 +46,8 @@ const SIGNED_IN: ['GET' | 'POST', string, unknown?][] = [
   ['POST', '/maintain/template/apply', { id: 1, all: true }],
   ['POST', '/maintain/mtoken/create', { token: 'abc' }],
   ['POST', '/maintain/mtoken/revoke', { token: 'abc', id: 1 }],
+  ['POST', '/iotcard/getinfo', { token: 'abc' }],
+  ['POST', '/iotcard/setPlan', { token: 'abc', sizeMb: 100 }],
   ['POST', '/genset/fence', { token: 'abc' }],
   ['POST', '/genset/updateFence', { token: 'abc', fence: null }],
   ['POST', '/genset/guiji', { token: 'abc', start: 0, end: 1000 }],

@@ -666,6 +666,14 @@ const ROUTES: Record<string, RouteCase> = {
       return { identity: 'company', body: { token: link.token, id: link.id } };
     },
   },
+  'POST /yewu/iotcard/getinfo': { writes: false, example: post('company', { token: ref('set.own'), month: '2026-03' }) },
+  'POST /yewu/iotcard/setPlan': {
+    writes: true,
+    example: async (w) => ({
+      identity: 'company',
+      body: { token: await simSet(w), sizeMb: 500, startDay: 5, alarmShare: 75 },
+    }),
+  },
   'POST /yewu/maintain/public': {
     writes: false,
     example: async (w) => ({ identity: 'none', body: { mtoken: (await maintLink(w)).mtoken } }),
@@ -722,6 +730,28 @@ async function outgoingTransfer(w: World): Promise<number> {
   });
   if (res.code !== 200) throw new Error(`handover not made: ${res.code} ${res.msg}`);
   return res.data.id as number;
+}
+
+/** A set of the company whose module reported a SIM card, to set a plan for. */
+async function simSet(w: World): Promise<string> {
+  const modem = await w.t.app.devices.fleet.createModem({
+    companyId: w.refs['company.own'] as number,
+    modemKey: `FUZZSIM${Date.now()}${w.n++}`,
+  });
+  await w.t.app.database.db
+    .updateTable('modem')
+    .set({ iccid: `898600${String(Date.now()).slice(-8)}${String(w.n++).padStart(6, '0')}` })
+    .where('id', '=', modem.id)
+    .execute();
+  const set = await w.t.app.devices.fleet.createGenset({
+    companyId: w.refs['company.own'] as number,
+    ownerUserId: w.refs['user.manager'] as number,
+    name: `Fuzz SIM set ${w.n++}`,
+    modemId: modem.id,
+    protocolKey: layoutS.key,
+  });
+  w.t.app.gensets.directory.invalidate();
+  return set.token;
 }
 
 /** A maintenance item of a spare set with its pending task, to change, toggle, delete or mark done. */

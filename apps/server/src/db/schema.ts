@@ -144,6 +144,8 @@ export interface ModemTable {
   created_at: number;
   /** The secret as an external broker checks it (Mosquitto PBKDF2-SHA512, migration 007); null before. */
   broker_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The SIM's IMSI when the module reports it (migration 017). */
+  imsi: ColumnType<string, string | undefined, string>;
 }
 
 export interface GensetTable {
@@ -503,6 +505,33 @@ export interface GeofenceTable {
   updated_by: number | null;
 }
 
+/** A SIM card (by ICCID): its plan and the latest counter reading counted (migration 017). */
+export interface SimCardTable {
+  iccid: string;
+  plan_mb: number | null;
+  start_day: number;
+  alarm_share: number;
+  last_ts: number;
+  last_rx: number;
+  last_tx: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Bytes a card used on one day of its set's calendar, or in one billing month (migration 017). */
+export interface SimUsageDayTable {
+  iccid: string;
+  day: string;
+  rx_bytes: number;
+  tx_bytes: number;
+}
+export interface SimUsageMonthTable {
+  iccid: string;
+  month: string;
+  rx_bytes: number;
+  tx_bytes: number;
+}
+
 export interface Database {
   position: PositionTable;
   set_position: SetPositionTable;
@@ -546,4 +575,7 @@ export interface Database {
   maintenance_task: MaintenanceTaskTable;
   maintenance_template: MaintenanceTemplateTable;
   maintenance_link: MaintenanceLinkTable;
+  sim_card: SimCardTable;
+  sim_usage_day: SimUsageDayTable;
+  sim_usage_month: SimUsageMonthTable;
 }

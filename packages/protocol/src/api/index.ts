@@ -15,4 +15,5 @@ export * from './repairs.ts';
 export * from './notifications.ts';
 export * from './transfers.ts';
 export * from './maintenance.ts';
+export * from './iotcard.ts';
 export * from './tracks.ts';

@@ -18,6 +18,7 @@ export const NOTICE_KINDS = [
   'transfer.revoked',
   'repair.submitted',
   'repair.state',
+  'sim.usage',
 ] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 export const NOTICE_LEVELS = ['alarm', 'warning', 'info'] as const;

@@ -91,6 +91,8 @@ export const modemHello = z.object({
   firmware: z.string().max(64),
   imei: z.string().max(32),
   iccid: z.string().max(32),
+  /** The SIM's IMSI, from modules that can read it (older ones leave it out). */
+  imsi: z.string().max(32).optional(),
   controllers: z
     .array(z.object({ port: modemPortName(), address: modbusUnitAddress(), model: z.string().max(64).optional() }))
     .max(MQTT_MAX_CONTROLLERS),

@@ -20,6 +20,7 @@ import { repairs } from './014-repairs.ts';
 import { transfers } from './013-transfers.ts';
 import { notifications } from './015-notifications.ts';
 import { maintenance } from './016-maintenance.ts';
+import { simUsage } from './017-sim-usage.ts';
 import { tracks } from './018-tracks.ts';
 
 export function migrations(kind: DbKind): Record<string, Migration> {
@@ -41,6 +42,7 @@ export function migrations(kind: DbKind): Record<string, Migration> {
     '013-transfers': transfers(kind),
     '015-notifications': notifications(kind),
     '016-maintenance': maintenance(kind),
+    '017-sim-usage': simUsage(),
     '018-tracks': tracks(),
   };
 }

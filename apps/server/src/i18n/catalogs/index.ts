@@ -12,6 +12,7 @@ import repairs from './repairs.ts';
 import transfers from './transfers.ts';
 import notifications from './notifications.ts';
 import maintenance from './maintenance.ts';
+import iotcard from './iotcard.ts';
 import tracks from './tracks.ts';
 
 export type DomainCatalog = Record<Language, Record<string, string>>;
@@ -29,5 +30,6 @@ export const domains: DomainCatalog[] = [
   notifications,
   transfers,
   maintenance,
+  iotcard,
   tracks,
 ];

@@ -22,6 +22,7 @@ import type { Fleet } from './fleet.ts';
 import { createGroupRepository } from '../groups/repository.ts';
 import { setPast, type DemoScenario, type PastEnd } from './backfill.ts';
 import type { Ingest } from './ingest/index.ts';
+import { demoIccid, demoImsi, giveDemoPlans } from '../iotcard/demo.ts';
 
 interface DemoSet {
   modemKey: string;
@@ -353,7 +354,8 @@ export async function startDemoFleet(opts: {
         model: 'GC-4G',
         firmware: '2.4.1',
         imei: `8600000000${String(index).padStart(5, '0')}`,
-        iccid: `8986000000000000${String(index).padStart(4, '0')}`,
+        iccid: demoIccid(index),
+        imsi: demoImsi(index),
         gps: demo.position,
         ports: [{ name: 'port1', host: '127.0.0.1', port: sim.port!, controllers: [{ address: 1 }] }],
         // the seqs of its past are taken: the module numbers on above them
@@ -415,6 +417,7 @@ export async function startDemoFleet(opts: {
     if (demo.scenario !== 'offline') await startLive(demo, index, secret);
   }
   await seedDemoGroups(db, company.id);
+  await giveDemoPlans(db, DEMO_SETS.length);
   opts.invalidate();
   log.info({ sets: DEMO_SETS.length, live: gateways.length, backfilling: withPast.length }, 'demo fleet running');
 

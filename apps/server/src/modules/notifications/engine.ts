@@ -72,7 +72,7 @@ export function retryDelay(attempts: number): number {
 
 export function levelOf(kind: NoticeKind, facts: NoticeFacts): NoticeLevel {
   if (kind === 'alarm.raised') return stopsTheSet(facts.level) ? 'alarm' : 'warning';
-  if (kind === 'set.offline' || kind === 'maintenance.overdue') return 'warning';
+  if (kind === 'set.offline' || kind === 'maintenance.overdue' || kind === 'sim.usage') return 'warning';
   return 'info';
 }
 

@@ -35,6 +35,7 @@ export function noticeLink(kind: NoticeKind, facts: NoticeFacts): string | null 
   if (kind.startsWith('repair.'))
     return facts.requestId ? `/baoxiu/detail/${encodeURIComponent(text(facts.requestId))}` : '/baoxiu/list';
   if (!token) return null;
+  if (kind.startsWith('sim.')) return `/crewmanage/detail/${encodeURIComponent(token)}`;
   if (kind.startsWith('maintenance.')) return `/top/maintain?token=${encodeURIComponent(token)}`;
   if (kind.startsWith('alarm.')) return `/top/baojing?token=${encodeURIComponent(token)}`;
   return `/top/realtime?token=${encodeURIComponent(token)}`;
@@ -54,6 +55,10 @@ export function renderNotice(kind: NoticeKind, facts: NoticeFacts, language: str
     to: text(facts.to),
     requester: text(facts.requester),
     state: facts.state ? translate(lang, `notice.repairState.${text(facts.state)}`) : '',
+    percent: text(facts.percent),
+    used: text(facts.used),
+    plan: text(facts.plan),
+    iccid: text(facts.iccid),
   };
   return {
     title: translate(lang, `notice.${kind}.title`, params),

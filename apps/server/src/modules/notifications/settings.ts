@@ -32,6 +32,7 @@ export function wants(
       return settings.offlineMinutes > 0 && (settings.alarmScope === 'all' || facts.mine);
     case 'maintenance.due':
     case 'maintenance.overdue':
+    case 'sim.usage': // a SIM card's plan running out goes to those who want service reminders
       return settings.maintenanceReminder;
     case 'transfer.requested':
     case 'transfer.accepted':

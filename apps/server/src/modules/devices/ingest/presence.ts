@@ -7,6 +7,7 @@ import type { Db } from '../../../db/database.ts';
 import type { RealtimeBus } from '../bus.ts';
 import type { Sets } from './sets.ts';
 import type { StatusAlarms } from './status-alarms.ts';
+import { recordSimUsage } from '../../iotcard/usage.ts';
 
 interface PresenceOptions {
   db: Db;
@@ -59,6 +60,7 @@ export function createPresence({ db, sets, statusAlarms, bus, log, expectedPerio
           firmware: hello.firmware,
           imei: hello.imei,
           iccid: hello.iccid,
+          imsi: hello.imsi ?? '',
           online: 1,
           last_seen_at: Date.now(),
         })
@@ -82,6 +84,7 @@ export function createPresence({ db, sets, statusAlarms, bus, log, expectedPerio
         .set({ telemetry: JSON.stringify(telemetry), last_seen_at: Date.now() })
         .where('id', '=', modem.id)
         .execute();
+      await recordSimUsage(db, modem.id, parsed.data);
       return { modem, event: parsed.data };
     },
 
