@@ -28,6 +28,13 @@ export interface GatewayOptions {
   readGps?: () => Promise<ModemEvent['gps']> | ModemEvent['gps'];
   /** The module's own inputs, reported in each event. */
   readInputs?: () => Promise<ModemEvent['inputs']> | ModemEvent['inputs'];
+  /**
+   * A module with a GPS receiver reads it this often (default 5 s) and reports at once, between its periodic
+   * events, when it has moved `moveReportM` (default 50 m) since the fix it last reported: a trailer on the
+   * road draws its track, a standing set costs nothing more.
+   */
+  gpsWatchMs?: number;
+  moveReportM?: number;
 }
 
 export interface GatewayStats {
@@ -87,6 +94,10 @@ class GatewayRuntime implements Gateway {
   private readonly pollers: ControllerPoller[] = [];
   private plan: ModemPlan | undefined;
   private eventTimer: NodeJS.Timeout | undefined;
+  private gpsTimer: NodeJS.Timeout | undefined;
+  /** The fix of the last event sent, and when it went. */
+  private reportedFix: { lat: number; lon: number } | undefined;
+  private lastEventAt = 0;
   private eventRateMs: number;
   private readonly startedAt = Date.now();
   private closed = false;
@@ -200,6 +211,7 @@ class GatewayRuntime implements Gateway {
     this.closed = true;
     for (const poller of this.pollers) poller.stop();
     if (this.eventTimer) clearInterval(this.eventTimer);
+    if (this.gpsTimer) clearInterval(this.gpsTimer);
     if (this.ackTimer) clearInterval(this.ackTimer);
     // A clean disconnect does not fire the will, so say 'offline' ourselves.
     if (this.broker.connected) await withTimeout(this.publish('state', 'offline', true), 2000).catch(() => undefined);
@@ -392,6 +404,25 @@ class GatewayRuntime implements Gateway {
   private scheduleEvents(): void {
     if (this.eventTimer) clearInterval(this.eventTimer);
     this.eventTimer = setInterval(() => void this.publishEvent(), this.eventRateMs);
+    if (this.options.readGps && !this.gpsTimer) {
+      const every = this.options.gpsWatchMs ?? 5000;
+      this.gpsTimer = setInterval(() => void this.watchGps(every), every);
+    }
+  }
+
+  /** Reports at once when the module has moved far enough since the fix it last reported. */
+  private async watchGps(every: number): Promise<void> {
+    if (this.closed || !this.broker.connected || Date.now() - this.lastEventAt < every) return;
+    try {
+      const fix = await this.options.readGps?.();
+      if (!fix || !this.reportedFix) return;
+      // metres on a local flat projection: plenty for tens of metres
+      const dLat = (fix.lat - this.reportedFix.lat) * 111_195;
+      const dLon = (fix.lon - this.reportedFix.lon) * 111_195 * Math.cos((fix.lat * Math.PI) / 180);
+      if (Math.hypot(dLat, dLon) >= (this.options.moveReportM ?? 50)) await this.publishEvent();
+    } catch (error) {
+      if (!this.closed) this.logger.warn(`GPS not read: ${errorText(error)}`);
+    }
   }
 
   private traffic(): { rx: number; tx: number } {
@@ -429,6 +460,8 @@ class GatewayRuntime implements Gateway {
       this.saveTraffic();
       await this.publish('event', event);
       this.eventsPublished += 1;
+      this.lastEventAt = Date.now();
+      if (gps) this.reportedFix = { lat: gps.lat, lon: gps.lon };
     } catch (error) {
       if (!this.closed) this.logger.warn(`event not sent: ${errorText(error)}`);
     }

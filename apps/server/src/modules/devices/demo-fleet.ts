@@ -157,7 +157,8 @@ export function demoDetails(demo: DemoSet, index: number): Record<string, unknow
     latitude: demo.position.lat,
     altitudeM: 20 + index * 35,
     iotCardNumber: `8986000000000000${String(index).padStart(4, '0')}`,
-    fenceRadiusM: demo.scenario === 'trailer' ? 5000 : 200,
+    // the trailer's road leaves its 3 km fence and comes back every few minutes
+    fenceRadiusM: demo.scenario === 'trailer' ? 3000 : 200,
     controllerBrand: layoutSStyle ? 'Smartgen' : 'Deep Sea Electronics',
     controllerModel: layoutSStyle ? 'HGM6120' : 'DSE7320',
     controllerSeries: layoutSStyle ? 'HGM6100' : 'DSE7300',
@@ -273,7 +274,7 @@ function simulatorOptions(demo: DemoSet, index: number) {
 /** Where a demo set stands: off the mains (prime power, trailer, remote tower, island plant), moving. */
 function prepare(sim: GensetSimulator, demo: DemoSet) {
   if (['onLoad', 'trailer', 'lowFuel', 'parallel'].includes(demo.scenario)) sim.cutMains();
-  if (demo.scenario === 'trailer') sim.followPath(TRAILER_PATH, 40, true);
+  if (demo.scenario === 'trailer') sim.followPath(TRAILER_PATH, 60, true);
 }
 
 /** A demo module that has sent nothing yet (a fresh data directory) is given its past. */
@@ -361,11 +362,17 @@ export async function startDemoFleet(opts: {
         // the seqs of its past are taken: the module numbers on above them
         ...(past ? { seqsTakenUpTo: past.seqs } : {}),
       },
-      { logger: gatewayLogger(log, demo.modemKey) },
+      // the trailer's module reads its GPS receiver (the simulated set's position on its road)
+      {
+        logger: gatewayLogger(log, demo.modemKey),
+        ...(demo.scenario === 'trailer' ? { readGps: () => sim.state.position } : {}),
+      },
     );
     gateways.push(gateway);
   }
 
+  // before any module says hello: a card's first reading must find its plan there
+  await giveDemoPlans(db, DEMO_SETS, opts.backfillDays);
   const withPast: { demo: DemoSet; index: number; secret: string; modemId: number }[] = [];
   for (const [index, demo] of DEMO_SETS.entries()) {
     const secret = demoSecret(opts.signSecret, demo.modemKey);
@@ -417,7 +424,6 @@ export async function startDemoFleet(opts: {
     if (demo.scenario !== 'offline') await startLive(demo, index, secret);
   }
   await seedDemoGroups(db, company.id);
-  await giveDemoPlans(db, DEMO_SETS.length);
   opts.invalidate();
   log.info({ sets: DEMO_SETS.length, live: gateways.length, backfilling: withPast.length }, 'demo fleet running');
 

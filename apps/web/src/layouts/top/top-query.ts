@@ -1,7 +1,7 @@
 // The query every top-layout page carries (spec 2): the set token, a maintenance token, embedding flags.
 import { useSearchParams } from 'react-router';
 
-export const TOP_TABS = ['realtime', 'realdata', 'baojing', 'maintain'] as const;
+export const TOP_TABS = ['realtime', 'realdata', 'baojing', 'maintain', 'guiji'] as const;
 export type TopTab = (typeof TOP_TABS)[number];
 
 const CARRIED = ['token', 'mtoken', 'iframe', 'yuntoken'] as const;

@@ -1,5 +1,5 @@
-// The content of a top-layout tab: the set's live dashboard, its data items, its alarms or its maintenance
-// countdown. Without a set token there is nothing to watch, so it says so.
+// The content of a top-layout tab: the set's live dashboard, its data items, its alarms, its maintenance
+// countdown or its location (fence and track). Without a set token there is nothing to watch, so it says so.
 import { lazy } from 'react';
 import { Button, Result } from 'antd';
 import { Navigate, useNavigate, useParams } from 'react-router';
@@ -15,6 +15,10 @@ const RealdataTab = lazy(async () => ({
 const AlarmsTab = lazy(async () => ({ default: (await import('../../features/monitor/alarms-tab.tsx')).AlarmsTab }));
 const MaintainTab = lazy(async () => ({
   default: (await import('../../features/monitor/maintain-tab.tsx')).MaintainTab,
+}));
+
+const LocationTab = lazy(async () => ({
+  default: (await import('../../features/tracks/location-tab.tsx')).LocationTab,
 }));
 
 export function TopTabPage() {
@@ -47,5 +51,7 @@ export function TopTabPage() {
       return <AlarmsTab key={token} token={token} />;
     case 'maintain':
       return <MaintainTab key={token} token={token} />;
+    case 'guiji':
+      return <LocationTab key={token} token={token} />;
   }
 }
