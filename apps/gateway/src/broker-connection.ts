@@ -22,6 +22,8 @@ export interface BrokerConnectionOptions {
   onConnect: () => void;
   onDisconnect: () => void;
   onMessage: (topic: string, payload: Buffer) => void;
+  /** Why the module cannot connect now (a firmware that cannot bring its link up), or undefined when it can. */
+  cannotConnect?: () => string | undefined;
 }
 
 export class BrokerConnection {
@@ -77,7 +79,16 @@ export class BrokerConnection {
   /** Ends the current connection cleanly and connects again at once (after `beforeDrop`, if connected). */
   async reconnectNow(beforeDrop?: () => Promise<void>): Promise<void> {
     const client = this.client;
-    if (!client || this.closing) return;
+    if (this.closing) return;
+    if (!client) {
+      // between attempts: the next one goes at once
+      if (this.reconnectTimer) {
+        clearTimeout(this.reconnectTimer);
+        this.reconnectTimer = undefined;
+        this.connectOnce();
+      }
+      return;
+    }
     if (this.connected && beforeDrop) await beforeDrop().catch(() => undefined);
     this.nextDelayMs = 0;
     if (this.up) {
@@ -104,6 +115,17 @@ export class BrokerConnection {
 
   private connectOnce(): void {
     const { url, clientId, username, password, will, keepaliveS, logger } = this.options;
+    const refusal = this.options.cannotConnect?.();
+    if (refusal) {
+      // the module's own firmware cannot bring the link up: it tries again later, as after a failed attempt
+      if (refusal !== this.lastFailure) logger.warn(`broker ${url}: ${refusal}`);
+      this.lastFailure = refusal;
+      this.reconnectTimer = setTimeout(() => {
+        this.reconnectTimer = undefined;
+        if (!this.closing) this.connectOnce();
+      }, this.backoff.next());
+      return;
+    }
     const client = mqtt.connect(url, {
       clientId,
       username,

@@ -75,6 +75,11 @@ export const gatewayConfigSchema = z
     mqttKeepaliveS: z.int().min(5).max(3600).default(60),
     mqttReconnect: backoffConfig.default({ minMs: 1000, maxMs: 60_000 }),
     modbusReconnect: backoffConfig.default({ minMs: 500, maxMs: 30_000 }),
+    /** A new firmware version that has not connected to the broker within this long is rolled back. */
+    otaRollbackMs: z.int().min(100).max(86_400_000).default(300_000),
+    /** A firmware download that was cut is continued after these waits, at most `otaDownloadAttempts` times in a row. */
+    otaDownloadRetry: backoffConfig.default({ minMs: 1000, maxMs: 30_000 }),
+    otaDownloadAttempts: z.int().min(1).max(1000).default(20),
     /** Fixed position of a stationary site, sent in `event` when the module has no GPS receiver of its own. */
     gps: z
       .object({ lat: z.number().min(-90).max(90), lon: z.number().min(-180).max(180), alt: z.number().optional() })

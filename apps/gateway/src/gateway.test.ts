@@ -413,8 +413,14 @@ describe('cloud module', () => {
     const unknown = await request(s, write('w-unknown', 'port1', 9));
     expect(unknown).toEqual({ id: 'w-unknown', ok: false, error: 'no controller at port port1 address 9' });
 
+    // an upgrade without the image's hash is refused before anything is fetched
     const ota = await request(s, { id: 'ota-1', kind: 'ota', url: 'https://example.com/fw.bin' });
-    expect(ota).toEqual({ id: 'ota-1', ok: false, error: 'unsupported' });
+    expect(ota).toEqual({
+      id: 'ota-1',
+      ok: false,
+      error: 'an upgrade needs url and sha256',
+      progress: { stage: 'failed' },
+    });
 
     await s.broker.publish(
       modemTopic(s.modemId, 'request'),

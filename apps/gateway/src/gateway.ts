@@ -19,6 +19,7 @@ import { ControllerPoller, readBlocks, truncate, type ControllerStatus, type Sna
 import { consoleLogger, errorText, type GatewayLogger } from './logger.ts';
 import { ModbusLink } from './modbus-link.ts';
 import { Outbox } from './outbox.ts';
+import { OtaAgent, type OtaStats } from './ota.ts';
 
 export interface GatewayOptions {
   logger?: GatewayLogger;
@@ -60,6 +61,9 @@ export interface GatewayStats {
   txBytes: number;
   plan: ModemPlan | undefined;
   controllers: ControllerStatus[];
+  /** The firmware version running now, and what firmware upgrades downloaded and did. */
+  firmware: string;
+  ota: OtaStats;
 }
 
 export interface Gateway {
@@ -115,6 +119,7 @@ class GatewayRuntime implements Gateway {
   private requestsHandled = 0;
   private readonly simBase: { rx: number; tx: number };
   private readonly recentRequests = new Map<string, ModemReply | 'running'>();
+  private readonly ota: OtaAgent;
 
   constructor(
     private readonly config: GatewayConfig,
@@ -148,6 +153,17 @@ class GatewayRuntime implements Gateway {
         this.pollers.push(poller);
       }
     });
+    this.ota = new OtaAgent({
+      dataDir: config.dataDir,
+      modemId: config.modemId,
+      baseFirmware: config.firmware,
+      rollbackMs: config.otaRollbackMs,
+      attempts: config.otaDownloadAttempts,
+      retry: config.otaDownloadRetry,
+      logger: this.logger,
+      reply: (reply) => this.reply(reply),
+      reboot: () => (this.closed ? Promise.resolve() : this.restart()),
+    });
     this.broker = new BrokerConnection({
       url: config.brokerUrl,
       clientId: config.modemId,
@@ -160,6 +176,7 @@ class GatewayRuntime implements Gateway {
       onConnect: () => void this.onConnect(),
       onDisconnect: () => this.onDisconnect(),
       onMessage: (topic, payload) => this.onMessage(topic, payload),
+      cannotConnect: () => this.ota.cannotConnect(),
     });
   }
 
@@ -171,6 +188,7 @@ class GatewayRuntime implements Gateway {
       if (parsed.ok) this.applyPlan(parsed.message);
     }
     this.scheduleEvents();
+    this.ota.start();
     this.ackTimer = setInterval(() => this.checkAcks(), Math.max(250, Math.floor(this.config.ackTimeoutMs / 4)));
     this.logger.info(
       `started: ${this.pollers.length} controller(s) on ${this.links.size} port(s), ` +
@@ -197,6 +215,8 @@ class GatewayRuntime implements Gateway {
       txBytes: traffic.tx,
       plan: this.plan,
       controllers: this.pollers.map((poller) => poller.status),
+      firmware: this.ota.firmware,
+      ota: this.ota.stats,
     };
   }
 
@@ -209,6 +229,7 @@ class GatewayRuntime implements Gateway {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.ota.close();
     for (const poller of this.pollers) poller.stop();
     if (this.eventTimer) clearInterval(this.eventTimer);
     if (this.gpsTimer) clearInterval(this.gpsTimer);
@@ -244,6 +265,7 @@ class GatewayRuntime implements Gateway {
       await this.broker.subscribe([this.topic('plan'), this.topic('ack'), this.topic('request')]);
       await this.publish('state', 'online', true);
       await this.publish('hello', this.hello());
+      await this.ota.afterConnect();
     } catch (error) {
       if (generation === this.generation) this.logger.warn(`announcing on connect failed: ${errorText(error)}`);
       return;
@@ -263,7 +285,7 @@ class GatewayRuntime implements Gateway {
     const names = portNames(this.config.ports);
     return {
       model: this.config.model,
-      firmware: this.config.firmware,
+      firmware: this.ota.firmware,
       imei: this.config.imei,
       iccid: this.config.iccid,
       ...(this.config.imsi ? { imsi: this.config.imsi } : {}),
@@ -481,6 +503,12 @@ class GatewayRuntime implements Gateway {
     if (earlier === 'running') return;
     if (earlier) return this.reply(earlier);
     this.remember(request.id, 'running');
+    if (request.kind === 'ota') {
+      // An upgrade reports each step itself, its last one possibly after a restart on the new version.
+      this.requestsHandled += 1;
+      this.logger.info(`request ${request.id} (ota): version ${request.version ?? '?'} from ${request.url ?? '?'}`);
+      return this.ota.handle(request);
+    }
     let reply: ModemReply;
     try {
       reply = await this.execute(request);
@@ -517,7 +545,7 @@ class GatewayRuntime implements Gateway {
       case 'restart':
         return { id, ok: true };
       case 'ota':
-        return { id, ok: false, error: 'unsupported' };
+        return { id, ok: false, error: 'upgrades are carried out by the firmware agent' };
       case 'read': {
         const link = this.controllerLink(request.port, request.address);
         const result = await link.run(request.address, (channel) => readBlocks(channel, request.reads));

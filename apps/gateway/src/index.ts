@@ -10,3 +10,4 @@ export {
 } from './config.ts';
 export { consoleLogger, silentLogger, type GatewayLogger } from './logger.ts';
 export type { ControllerStatus } from './controller-poller.ts';
+export { buildModuleImage, readModuleImageHeader, downloadWithResume, sha256File, type OtaStats } from './ota.ts';

@@ -258,6 +258,12 @@ export const modemRequest = z.discriminatedUnion('kind', [
     url: z.string().max(1000).optional(),
     version: z.string().max(64).optional(),
     sha256: z.string().max(64).optional(),
+    /** Size of the image in bytes, for the download's percentage. */
+    size: z.int().min(0).optional(),
+    /** What the image is for: the module itself (default) or one of its controllers (`port`, `address`). */
+    target: z.enum(['module', 'controller']).optional(),
+    port: modemPortName().optional(),
+    address: modbusUnitAddress().optional(),
     timeoutMs: requestTimeoutMs(),
   }),
 ]);
@@ -276,8 +282,27 @@ export const modemReply = z
     data: z.object({ ts: epochMs(), blocks: z.array(modemDataBlock).max(MQTT_MAX_BLOCKS) }).optional(),
     progress: z
       .object({
-        stage: z.enum(['accepted', 'downloading', 'verifying', 'installing', 'rebooting', 'done']),
+        stage: z.enum([
+          'accepted',
+          'downloading',
+          'verifying',
+          'installing',
+          'rebooting',
+          'done',
+          // the upgrade's steps as the cloud records them (downloaded, verified, updating, then updated or failed)
+          'downloaded',
+          'verified',
+          'updating',
+          'updated',
+          'failed',
+        ]),
         percent: z.number().min(0).max(100).optional(),
+        /** Bytes of the image the module holds so far. */
+        bytes: z.int().min(0).optional(),
+        /** The version the module runs (before the upgrade, or after it). */
+        version: z.string().max(64).optional(),
+        /** The old version came back because the new one failed to connect. */
+        rolledBack: z.boolean().optional(),
       })
       .optional(),
   })
