@@ -32,6 +32,7 @@ import { repairNotice, transferNotice } from './modules/notifications/sources.ts
 import repairsPlugin from './plugins/repairs.ts';
 import transfersPlugin from './plugins/transfers.ts';
 import maintenancePlugin from './plugins/maintenance.ts';
+import otaPlugin from './plugins/ota.ts';
 import iotcardPlugin from './plugins/iotcard.ts';
 import tracksPlugin from './plugins/tracks.ts';
 import { createAuthService } from './modules/auth/service.ts';
@@ -169,6 +170,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     onEvent: async (event) => app.notifications.notify(await transferNotice(database.db, event)),
   });
   await app.register(maintenancePlugin);
+  await app.register(otaPlugin);
   await app.register(iotcardPlugin);
   await app.register(tracksPlugin);
 

@@ -85,6 +85,10 @@ const envSchema = z.object({
   ONLINE_RATE_MS: z.coerce.number().int().min(200).default(2000),
   OFFLINE_RATE_MS: z.coerce.number().int().min(1000).default(60000),
   COMMAND_TIMEOUT_MS: z.coerce.number().int().min(500).default(15000),
+  /** Address the modules download firmware from (default: this server's own listening address). */
+  OTA_PUBLIC_URL: z.string().default(''),
+  OTA_TICK_MS: z.coerce.number().int().min(50).max(600_000).default(5000),
+  OTA_STALL_MS: z.coerce.number().int().min(1000).default(180_000),
   INGEST_PERSIST_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
   INGEST_QUEUE_LIMIT: z.coerce.number().int().min(10).max(1_000_000).default(5000),
   INGEST_GAP_WAIT_MS: z.coerce.number().int().min(100).max(3_600_000).default(180_000),
@@ -172,6 +176,8 @@ export interface Config {
   onlineRateMs: number;
   offlineRateMs: number;
   commandTimeoutMs: number;
+  /** Firmware upgrades: the modules' download address, the dispatcher's period, how long a download may stall. */
+  ota: { publicUrl: string; tickMs: number; stallMs: number };
   ingestPersistMs: number;
   ingestQueueLimit: number;
   /** How long a hole in a module's seqs is waited for before its later data is acked past it. */
@@ -259,6 +265,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     onlineRateMs: e.ONLINE_RATE_MS,
     offlineRateMs: e.OFFLINE_RATE_MS,
     commandTimeoutMs: e.COMMAND_TIMEOUT_MS,
+    ota: { publicUrl: e.OTA_PUBLIC_URL, tickMs: e.OTA_TICK_MS, stallMs: e.OTA_STALL_MS },
     ingestPersistMs: e.INGEST_PERSIST_MS,
     ingestQueueLimit: e.INGEST_QUEUE_LIMIT,
     ingestGapWaitMs: e.INGEST_GAP_WAIT_MS,

@@ -201,6 +201,66 @@ async function webhook(w: World): Promise<number> {
   return res.data.id;
 }
 
+/** A module firmware image uploaded as a form (multipart), for the model of `otaSet`'s controller protocol. */
+function otaForm(version: string): RawBody {
+  const boundary = 'FuzzOtaBoundary';
+  const fields = { name: 'Fuzz firmware', version, target: 'controller', model: layoutS.key };
+  const text = Object.entries(fields)
+    .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+    .join('');
+  const file = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="fw.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+  return {
+    raw: Buffer.concat([
+      Buffer.from(text + file),
+      Buffer.from(`firmware ${version}`),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
+}
+
+/** A firmware file of the company, uploaded as the company administrator. */
+async function otaFile(w: World): Promise<number> {
+  const form = otaForm(`1.0.${w.n++}`);
+  const res = await w.t.app.inject({
+    method: 'POST',
+    url: '/yewu/ota/file/upload',
+    headers: { ...signedHeaders(w.sessions.company), 'content-type': form.contentType },
+    payload: form.raw,
+  });
+  return (res.json() as { data: { id: number } }).data.id;
+}
+
+/** A set of the company with a module of its own (away), upgraded with a new file: its queued job. */
+async function otaJob(w: World): Promise<{ fileId: number; token: string; jobId: number }> {
+  const companyId = w.refs['company.own'] as number;
+  const modem = await w.t.app.devices.fleet.createModem({ companyId, modemKey: `FUZZOTA${Date.now()}${w.n++}` });
+  const set = await w.t.app.devices.fleet.createGenset({
+    companyId,
+    ownerUserId: w.refs['user.manager'] as number,
+    name: `Fuzz upgrade ${w.n++}`,
+    modemId: modem.id,
+    protocolKey: layoutS.key,
+  });
+  w.t.app.gensets.directory.invalidate();
+  const fileId = await otaFile(w);
+  const res = await call(w.t.app, 'POST', '/ota/job/assign', {
+    token: w.sessions.company,
+    body: { fileId, tokens: [set.token] },
+  });
+  if (res.code !== 200) throw new Error(`assign: ${res.msg}`);
+  const jobs = await call(w.t.app, 'GET', '/ota/job/list', {
+    token: w.sessions.company,
+    query: { fileId: String(fileId) },
+  });
+  return { fileId, token: set.token, jobId: jobs.data.list[0].id };
+}
+
+function signedHeaders(token: string) {
+  const time = String(Math.floor(Date.now() / 1000));
+  return { 'x-time': time, 'x-sign': computeSign(token, time, DEFAULT_SIGN_SECRET), 'x-token': token };
+}
+
 const ROUTES: Record<string, RouteCase> = {
   'POST /yewu/user/login': {
     writes: true,
@@ -588,6 +648,36 @@ const ROUTES: Record<string, RouteCase> = {
     accept: [204],
   },
   'POST /yewu/maintain/plan': { writes: false, example: post('company', { token: ref('set.own') }) },
+  'POST /yewu/ota/file/upload': {
+    writes: true,
+    example: async (w) => ({ identity: 'company', raw: otaForm(`2.0.${w.n++}`) }),
+  },
+  'GET /yewu/ota/file/list': { writes: false, example: get('company') },
+  'POST /yewu/ota/file/delete': {
+    writes: true,
+    example: async (w) => ({ identity: 'company', body: { id: await otaFile(w) } }),
+  },
+  'POST /yewu/ota/job/assign': {
+    writes: true,
+    example: async (w) => {
+      const job = await otaJob(w);
+      await call(w.t.app, 'POST', '/ota/job/cancel', { token: w.sessions.company, body: { id: job.jobId } });
+      return { identity: 'company', body: { fileId: job.fileId, tokens: [job.token], concurrency: 2 } };
+    },
+  },
+  'GET /yewu/ota/job/list': {
+    writes: false,
+    example: async (w) => ({ identity: 'company', query: { token: (await otaJob(w)).token } }),
+  },
+  'POST /yewu/ota/job/cancel': {
+    writes: true,
+    example: async (w) => ({ identity: 'company', body: { id: (await otaJob(w)).jobId } }),
+  },
+  'GET /yewu/ota/download/:token': {
+    writes: false,
+    example: get('none', { params: { token: 'x'.repeat(32) } }),
+    accept: [404],
+  },
   'POST /yewu/genset/fence': { writes: false, example: post('company', { token: ref('set.own') }) },
   'POST /yewu/genset/updateFence': {
     writes: true,

@@ -156,6 +156,7 @@ export const COMPANY_ROLES: RoleSeed[] = [
       Permission.siteManage,
       Permission.repairManage,
       Permission.logView,
+      Permission.otaManage,
     ],
     menus: ['*'],
     dataScope: 'company',

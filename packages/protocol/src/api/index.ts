@@ -16,4 +16,5 @@ export * from './notifications.ts';
 export * from './transfers.ts';
 export * from './maintenance.ts';
 export * from './iotcard.ts';
+export * from './ota.ts';
 export * from './tracks.ts';

@@ -18,6 +18,8 @@ export const Permission = {
   logView: 'log:view',
   /** Works the repair-request queue of the company's sets (accept, progress, finish, reject). */
   repairManage: 'repair:manage',
+  /** Uploads firmware files and upgrades the modules and controllers of the sets one manages. */
+  otaManage: 'ota:manage',
 } as const;
 export type PermissionString = (typeof Permission)[keyof typeof Permission];
 

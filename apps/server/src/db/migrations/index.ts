@@ -20,6 +20,7 @@ import { repairs } from './014-repairs.ts';
 import { transfers } from './013-transfers.ts';
 import { notifications } from './015-notifications.ts';
 import { maintenance } from './016-maintenance.ts';
+import { ota } from './019-ota.ts';
 import { simUsage } from './017-sim-usage.ts';
 import { tracks } from './018-tracks.ts';
 
@@ -44,5 +45,6 @@ export function migrations(kind: DbKind): Record<string, Migration> {
     '016-maintenance': maintenance(kind),
     '017-sim-usage': simUsage(),
     '018-tracks': tracks(),
+    '019-ota': ota(kind),
   };
 }

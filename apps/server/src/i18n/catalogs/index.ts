@@ -12,6 +12,7 @@ import repairs from './repairs.ts';
 import transfers from './transfers.ts';
 import notifications from './notifications.ts';
 import maintenance from './maintenance.ts';
+import ota from './ota.ts';
 import iotcard from './iotcard.ts';
 import tracks from './tracks.ts';
 
@@ -32,4 +33,5 @@ export const domains: DomainCatalog[] = [
   maintenance,
   iotcard,
   tracks,
+  ota,
 ];

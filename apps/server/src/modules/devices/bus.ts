@@ -1,6 +1,7 @@
 // The realtime bus: what ingestion and commands announce, and what WebSocket connections listen to.
 // In-process by default; the same interface can be carried by Redis pub/sub across instances.
 import { EventEmitter } from 'node:events';
+import type { OtaJob } from '@genset/protocol';
 
 export interface MonitorMessage {
   gensetId: number;
@@ -51,6 +52,13 @@ export interface NoticeMessage {
   unread: Record<number, number>;
 }
 
+/** A set's firmware upgrade moved: the consoles of its company follow it live. */
+export interface OtaBusMessage {
+  companyId: number;
+  /** The job as the upgrade calls list it (a server reason is still a message key). */
+  job: OtaJob;
+}
+
 export interface BusEvents {
   monitor: MonitorMessage;
   alarm: AlarmMessage;
@@ -58,6 +66,7 @@ export interface BusEvents {
   sets: SetsChangedMessage;
   watch: WatchMessage;
   notice: NoticeMessage;
+  ota: OtaBusMessage;
 }
 
 export interface RealtimeBus {

@@ -23,6 +23,8 @@ interface Pending {
 export function createCommandDispatcher(opts: { db: Db; transport: DeviceTransport; log: FastifyBaseLogger }) {
   const { db, transport, log } = opts;
   const pending = new Map<string, Pending>();
+  /** Hear every well-formed reply, waited for or not (firmware upgrades follow their progress replies). */
+  const listeners = new Set<(modemKey: string, reply: ModemReply) => void>();
 
   return {
     async send(input: {
@@ -78,6 +80,12 @@ export function createCommandDispatcher(opts: { db: Db; transport: DeviceTranspo
       return reply ? { status, reply, requestId } : { status, requestId };
     },
 
+    /** Hears every reply of every module from now on; returns the way to stop. */
+    listen(listener: (modemKey: string, reply: ModemReply) => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+
     /** A reply from a module; one that comes after its timeout is still recorded as what happened. */
     receive(modemKey: string, payload: unknown) {
       const parsed = modemReply.safeParse(payload);
@@ -86,6 +94,7 @@ export function createCommandDispatcher(opts: { db: Db; transport: DeviceTranspo
         return;
       }
       const reply = parsed.data;
+      for (const listener of listeners) listener(modemKey, reply);
       const waiting = pending.get(reply.id);
       if (waiting && waiting.modemKey === modemKey) {
         waiting.resolve(reply);

@@ -42,6 +42,8 @@ interface Watcher {
   socket: WebSocket;
   /** The user of the last heartbeat: another user's heartbeat on the same connection starts from nothing. */
   userId: number | null;
+  /** The company of that user: its firmware upgrades are pushed as they move. */
+  companyId?: number;
   /** Heartbeats are handled one after the other, in the order they came. */
   queue: Promise<void>;
   /** The set of `token`: watched at the online rate. */
@@ -111,7 +113,16 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
       if (unread !== undefined) send(w, { method: 'notice', unread });
     }
   });
+  // A firmware upgrade that moved is shown live on the upgrade pages of its company's consoles.
+  const unsubscribeOta = opts.bus.subscribe('ota', (m) => {
+    for (const w of everyone) {
+      if (w.userId === null || w.companyId !== m.companyId) continue;
+      const reason = m.job.reason.startsWith('ota.') ? translate(w.lang, m.job.reason) : m.job.reason;
+      send(w, { method: 'ota', job: { ...m.job, reason } });
+    }
+  });
   app.addHook('onClose', async () => {
+    unsubscribeOta();
     unsubscribeNotice();
     unsubscribeHealth();
     unsubscribeMonitor();
@@ -276,6 +287,7 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
             await stopWatching(w);
             const first = w.userId === null;
             w.userId = session.user.id;
+            w.companyId = session.user.company_id;
             // a console that connects while something is down is told at once
             if (first && opts.health.down().length > 0) healthPush(w);
           }
