@@ -35,6 +35,7 @@ import { OperationLog } from './operation-log.tsx';
 import { SetCodes } from './set-codes.tsx';
 import { SubscribersDrawer } from './subscribers-drawer.tsx';
 import { HandOverDialog } from '../transfers/hand-over-dialog.tsx';
+import { SimCardSection } from '../iotcard/sim-card-section.tsx';
 import { useConfirmDelete } from './use-delete-sets.ts';
 import './gensets.css';
 
@@ -292,6 +293,7 @@ export function GensetDetailPage() {
           ) : null}
         </Col>
       </Row>
+      <SimCardSection token={token} />
       <SubscribersDrawer set={showSubscribers ? set : null} onClose={() => setShowSubscribers(false)} />
       <HandOverDialog set={handingOver ? set : null} onClose={() => setHandingOver(false)} />
     </div>
