@@ -511,9 +511,9 @@ export interface SimCardTable {
   plan_mb: number | null;
   start_day: number;
   alarm_share: number;
-  last_ts: number;
-  last_rx: number;
-  last_tx: number;
+  last_ts: number | null;
+  last_rx: number | null;
+  last_tx: number | null;
   created_at: number;
   updated_at: number;
 }
