@@ -215,17 +215,19 @@ export function LocationTab({ token }: { token: string }) {
       <Card size="small">
         <Space size={[16, 8]} wrap>
           <span>
-            {t('tracks.fenceState')}:{' '}
+            {t('tracks.labelled', { label: t('tracks.fenceState') })}{' '}
             <Tag color={stateColor} data-testid="fence-state">
               {t(`tracks.state.${state}`)}
             </Tag>
           </span>
           <span>
-            {t('tracks.lastFix')}: {data?.position ? formatDateTime(data.position.ts) : NONE}
+            {t('tracks.labelled', { label: t('tracks.lastFix') })}{' '}
+            {data?.position ? formatDateTime(data.position.ts) : NONE}
           </span>
           {data?.position?.speed != null && (
             <span>
-              {t('tracks.speed')}: {t('tracks.kmh', { value: Math.round(data.position.speed) })}
+              {t('tracks.labelled', { label: t('tracks.speed') })}{' '}
+              {t('tracks.kmh', { value: Math.round(data.position.speed) })}
             </span>
           )}
           {data?.canManage && !draft && (
