@@ -25,6 +25,15 @@ describe('gateway configuration', () => {
     });
   });
 
+  it('reads the SIM card’s IMSI when the modem gives it, and reports none otherwise', () => {
+    const base = { MODEM_ID: 'GW-0003', MODEM_SECRET: 's3cret', MODEM_ICCID: '89860000000000000003' };
+    expect(loadGatewayConfig(base).imsi).toBe('');
+    expect(loadGatewayConfig({ ...base, MODEM_IMSI: '460001234567890' })).toMatchObject({
+      iccid: '89860000000000000003',
+      imsi: '460001234567890',
+    });
+  });
+
   it('reads a file and lets the environment override it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'gateway-config-'));
     try {
