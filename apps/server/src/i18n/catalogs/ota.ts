@@ -186,7 +186,7 @@ const catalog: DomainCatalog = {
     'ota.reason.cancelled': 'İptal edildi.',
     'fields.firmwareName': 'Ad',
     'fields.firmwareVersion': 'Sürüm',
-    'fields.firmwareModel': 'Model',
+    'fields.firmwareModel': 'Cihaz modeli',
     'fields.firmwareFile': 'Yazılım dosyası',
     'fields.target': 'Hedef',
     'fields.file': 'Dosya',
