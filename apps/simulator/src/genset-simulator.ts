@@ -25,6 +25,7 @@ import {
 import { LAYOUTS, layoutValues, type LayoutAdapter, type LayoutName } from './layouts.ts';
 import { ModbusTcpHost, type ModbusUnit } from './modbus-host.ts';
 import type { ParallelBus } from './parallel-bus.ts';
+import { FirmwareSlot } from './firmware-slot.ts';
 import { MODBUS_EXCEPTION, ModbusException, RegisterBank } from './register-bank.ts';
 
 export interface GensetSimulatorOptions extends GensetModelOptions {
@@ -39,6 +40,12 @@ export interface GensetSimulatorOptions extends GensetModelOptions {
   realtime?: boolean;
   /** Real-time timer period. */
   tickIntervalMs?: number;
+  /** The controller's model, which a firmware image must name (default by layout: HGM6120, DSE7320). */
+  controllerModel?: string;
+  /** The firmware it runs at start (default 1.0.0). */
+  firmwareVersion?: string;
+  /** How long installing a firmware takes (a restart of the controller), default 1 s. */
+  firmwareInstallMs?: number;
 }
 
 export interface GensetSimulatorState extends GensetSnapshot {
@@ -46,7 +53,12 @@ export interface GensetSimulatorState extends GensetSnapshot {
   layout: LayoutName;
   unitId: number;
   port: number | null;
+  controllerModel: string;
+  firmwareVersion: string;
 }
+
+/** The controller model of each layout, as the demo's plate data names them. */
+export const CONTROLLER_MODELS: Record<LayoutName, string> = { S: 'HGM6120', G: 'DSE7320' };
 
 /** A write that runs a command: a coil (fc 5), exact register values, or a key with its complement. */
 type CommandWriteMatch = { command: GensetCommand; values: number[] | null; key: number | null };
@@ -66,6 +78,8 @@ export class GensetSimulator implements ModbusUnit {
   readonly document: ProtocolDocument;
   readonly model: GensetModel;
   readonly timeScale: number;
+  /** The slot through which a module writes a new firmware (registers at 0xF000). */
+  readonly firmware: FirmwareSlot;
   private readonly adapter: LayoutAdapter;
   private readonly bank: RegisterBank;
   private readonly tickIntervalMs: number;
@@ -87,6 +101,11 @@ export class GensetSimulator implements ModbusUnit {
     this.tickIntervalMs = options.tickIntervalMs ?? 100;
     this.model = new GensetModel(options);
     this.bank = new RegisterBank(this.document);
+    this.firmware = new FirmwareSlot(
+      options.controllerModel ?? CONTROLLER_MODELS[this.layout],
+      options.firmwareVersion ?? '1.0.0',
+      options.firmwareInstallMs,
+    );
 
     for (const command of this.document.commands) {
       if (!isCommand(command.key)) continue;
@@ -149,6 +168,7 @@ export class GensetSimulator implements ModbusUnit {
   }
 
   readRegisters(fc: 3 | 4, start: number, count: number): number[] {
+    if (fc === 3 && FirmwareSlot.covers(start, count)) return this.firmware.read(start, count);
     return this.bank.readWords(fc, start, count);
   }
 
@@ -164,6 +184,10 @@ export class GensetSimulator implements ModbusUnit {
   }
 
   writeRegisters(start: number, values: number[], fc: 6 | 16): void {
+    if (FirmwareSlot.covers(start, values.length)) {
+      this.firmware.write(start, values);
+      return;
+    }
     const commands = this.commandWrites.get(`${fc}:${start}`);
     if (commands) {
       this.runRegisterCommand(commands, values);
@@ -304,7 +328,15 @@ export class GensetSimulator implements ModbusUnit {
   }
 
   get state(): GensetSimulatorState {
-    return { id: this.id, layout: this.layout, unitId: this.unitId, port: this.port, ...this.model.snapshot() };
+    return {
+      id: this.id,
+      layout: this.layout,
+      unitId: this.unitId,
+      port: this.port,
+      controllerModel: this.firmware.model,
+      firmwareVersion: this.firmware.version,
+      ...this.model.snapshot(),
+    };
   }
 
   // ---- hosting ------------------------------------------------------------------------------------------
@@ -322,6 +354,7 @@ export class GensetSimulator implements ModbusUnit {
 
   async close(): Promise<void> {
     this.stopClock();
+    this.firmware.close();
     const host = this.modbusHost;
     this.modbusHost = undefined;
     if (!host) return;

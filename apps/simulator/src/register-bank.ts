@@ -17,6 +17,7 @@ export const MODBUS_EXCEPTION = {
   illegalDataAddress: 2,
   illegalDataValue: 3,
   deviceFailure: 4,
+  deviceBusy: 6,
   gatewayTargetFailed: 11,
 } as const;
 export type ModbusExceptionCode = (typeof MODBUS_EXCEPTION)[keyof typeof MODBUS_EXCEPTION];

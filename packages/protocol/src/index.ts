@@ -2,3 +2,4 @@
 export * from './api/index.ts';
 export * from './device-protocol.ts';
 export * from './mqtt.ts';
+export * from './controller-firmware.ts';
