@@ -43,6 +43,10 @@ const ROUTES: Record<string, { menu: string; calls: (token: string) => Call[] }>
       ['POST', '/webhook/save', { name: 'Desk', url: 'https://93.184.215.14/hook', events: ['alarm.raised'] }],
     ],
   },
+  [Permission.otaManage]: {
+    menu: 'upgrades',
+    calls: () => [['GET', '/ota/file/list']],
+  },
   [Permission.protocolManage]: {
     menu: 'protocolList',
     calls: () => [

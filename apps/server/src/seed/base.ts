@@ -94,6 +94,16 @@ export const MENU: MenuSeed[] = [
     visible: true,
     permission: Permission.companyManage,
   },
+  // Firmware upgrades over the air of the modules and controllers of the sets one manages (spec /site/upgrade).
+  {
+    name: 'upgrades',
+    type: 'M',
+    url: '/site/upgrade',
+    ico: 'CloudUploadOutlined',
+    component: 'site/upgrade',
+    visible: true,
+    permission: Permission.otaManage,
+  },
   // Protocols: register maps, commands and configuration parameters of the controllers.
   {
     name: 'protocols',

@@ -205,7 +205,7 @@ export class RealtimeConnection {
         this.opts.listener.push({ ...push, tokens: push.tokens.filter((t) => this.watchedTokens().has(t)) });
         return;
       }
-      if (push.method === 'health' || push.method === 'notice') {
+      if (push.method === 'health' || push.method === 'notice' || push.method === 'ota') {
         this.opts.listener.push(push);
         return;
       }

@@ -63,7 +63,14 @@ export interface NoticePush {
   unread: number;
 }
 
-export type RealtimePush = MonitorPush | AlarmPush | ErrorPush | HealthPush | NoticePush;
+/** A firmware upgrade of the person's company moved (its state, progress or reason). */
+export interface OtaPush {
+  method: 'ota';
+  jobId: number;
+  state: string;
+}
+
+export type RealtimePush = MonitorPush | AlarmPush | ErrorPush | HealthPush | NoticePush | OtaPush;
 
 type Loose = Record<string, unknown>;
 
@@ -119,6 +126,9 @@ export function parsePush(text: string): RealtimePush | null {
   }
   if (raw.method === 'notice' && isNumber(raw.unread)) {
     return { method: 'notice', unread: Math.max(0, Math.floor(raw.unread)) };
+  }
+  if (raw.method === 'ota' && isObject(raw.job) && isNumber(raw.job.id)) {
+    return { method: 'ota', jobId: raw.job.id, state: typeof raw.job.state === 'string' ? raw.job.state : '' };
   }
   if (raw.method === 'error') {
     const tokens = Array.isArray(raw.tokens) ? raw.tokens.filter(isToken) : isToken(raw.token) ? [raw.token] : [];

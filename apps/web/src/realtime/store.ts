@@ -26,6 +26,8 @@ export interface RealtimeState {
   serverDown: string[];
   /** The person's unread notices as last pushed (null: nothing pushed yet), and a count of pushes. */
   notices: { unread: number | null; pushes: number };
+  /** Firmware upgrades that moved: a count of pushes (the upgrade lists refresh on each). */
+  ota: { pushes: number };
 }
 
 export const useRealtimeStore = create<RealtimeState>(() => ({
@@ -33,6 +35,7 @@ export const useRealtimeStore = create<RealtimeState>(() => ({
   sets: {},
   serverDown: [],
   notices: { unread: null, pushes: 0 },
+  ota: { pushes: 0 },
 }));
 
 function empty(token: string): LiveSet {
@@ -46,6 +49,10 @@ export function applyPush(push: RealtimePush): void {
   }
   if (push.method === 'notice') {
     useRealtimeStore.setState((s) => ({ notices: { unread: push.unread, pushes: s.notices.pushes + 1 } }));
+    return;
+  }
+  if (push.method === 'ota') {
+    useRealtimeStore.setState((s) => ({ ota: { pushes: s.ota.pushes + 1 } }));
     return;
   }
   useRealtimeStore.setState((state) => {

@@ -36,6 +36,7 @@ import { SetCodes } from './set-codes.tsx';
 import { SubscribersDrawer } from './subscribers-drawer.tsx';
 import { HandOverDialog } from '../transfers/hand-over-dialog.tsx';
 import { SimCardSection } from '../iotcard/sim-card-section.tsx';
+import { UpgradeHistory } from '../ota/upgrade-history.tsx';
 import { useConfirmDelete } from './use-delete-sets.ts';
 import './gensets.css';
 
@@ -294,6 +295,7 @@ export function GensetDetailPage() {
         </Col>
       </Row>
       <SimCardSection token={token} />
+      <UpgradeHistory token={token} />
       <SubscribersDrawer set={showSubscribers ? set : null} onClose={() => setShowSubscribers(false)} />
       <HandOverDialog set={handingOver ? set : null} onClose={() => setHandingOver(false)} />
     </div>
