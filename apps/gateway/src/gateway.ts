@@ -20,6 +20,7 @@ import { consoleLogger, errorText, type GatewayLogger } from './logger.ts';
 import { ModbusLink } from './modbus-link.ts';
 import { Outbox } from './outbox.ts';
 import { OtaAgent, type OtaStats } from './ota.ts';
+import { readControllerVersion, writeControllerFirmware } from './controller-firmware.ts';
 
 export interface GatewayOptions {
   logger?: GatewayLogger;
@@ -98,6 +99,8 @@ class GatewayRuntime implements Gateway {
   private readonly pollers: ControllerPoller[] = [];
   private plan: ModemPlan | undefined;
   private eventTimer: NodeJS.Timeout | undefined;
+  /** The firmware each controller ("port/address") said it runs, once read. */
+  private readonly controllerFirmware = new Map<string, string>();
   private gpsTimer: NodeJS.Timeout | undefined;
   /** The fix of the last event sent, and when it went. */
   private reportedFix: { lat: number; lon: number } | undefined;
@@ -163,6 +166,15 @@ class GatewayRuntime implements Gateway {
       logger: this.logger,
       reply: (reply) => this.reply(reply),
       reboot: () => (this.closed ? Promise.resolve() : this.restart()),
+      writeController: async (port, address, image, onProgress) => {
+        const link = this.links.get(port);
+        if (!link?.hasController(address)) throw new Error(`no controller at ${port}/${address}`);
+        const version = await writeControllerFirmware(link, address, image, { onProgress });
+        this.controllerFirmware.set(`${port}/${address}`, version);
+        // the cloud learns the controller's new version from the module's hello
+        if (this.broker.connected) await this.publish('hello', this.hello()).catch(() => undefined);
+        return version;
+      },
     });
     this.broker = new BrokerConnection({
       url: config.brokerUrl,
@@ -189,12 +201,33 @@ class GatewayRuntime implements Gateway {
     }
     this.scheduleEvents();
     this.ota.start();
+    void this.learnControllerFirmware();
     this.ackTimer = setInterval(() => this.checkAcks(), Math.max(250, Math.floor(this.config.ackTimeoutMs / 4)));
     this.logger.info(
       `started: ${this.pollers.length} controller(s) on ${this.links.size} port(s), ` +
         `${this.outbox.size} unacked message(s) in the outbox, last seq ${this.outbox.lastSeq}`,
     );
     this.broker.start();
+  }
+
+  /**
+   * Asks each controller which firmware it runs (those that do not say are left alone) and says hello again
+   * once it knows more.
+   */
+  private async learnControllerFirmware(): Promise<void> {
+    let learned = false;
+    for (const [name, link] of this.links) {
+      const port = this.config.ports.find((p, index) => portNames(this.config.ports)[index] === name);
+      for (const controller of port?.controllers ?? []) {
+        if (this.closed) return;
+        const version = await readControllerVersion(link, controller.address).catch(() => '');
+        if (version) {
+          this.controllerFirmware.set(`${name}/${controller.address}`, version);
+          learned = true;
+        }
+      }
+    }
+    if (learned && this.broker.connected) await this.publish('hello', this.hello()).catch(() => undefined);
   }
 
   get stats(): GatewayStats {
@@ -294,6 +327,9 @@ class GatewayRuntime implements Gateway {
           port: names[index]!,
           address: controller.address,
           ...(controller.model ? { model: controller.model } : {}),
+          ...(this.controllerFirmware.has(`${names[index]!}/${controller.address}`)
+            ? { firmware: this.controllerFirmware.get(`${names[index]!}/${controller.address}`) }
+            : {}),
         })),
       ),
     };

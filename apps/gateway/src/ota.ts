@@ -20,12 +20,12 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { pipeline } from 'node:stream/promises';
-import type { ModemReply, ModemRequest } from '@genset/protocol';
+import { readControllerImage, type ModemReply, type ModemRequest } from '@genset/protocol';
 import { Backoff } from './backoff.ts';
 import { errorText, type GatewayLogger } from './logger.ts';
 
@@ -215,6 +215,16 @@ export interface OtaAgentOptions {
   reply: (reply: ModemReply) => Promise<void>;
   /** Restarts the module's connection (the new version "boots"). */
   reboot: () => Promise<void>;
+  /**
+   * Writes a controller image to the controller at `port`/`address` over its Modbus line; resolves with the
+   * version the controller runs afterwards.
+   */
+  writeController?: (
+    port: string,
+    address: number,
+    image: Uint8Array,
+    onProgress: (written: number, total: number) => void,
+  ) => Promise<string>;
 }
 
 export interface OtaStats {
@@ -340,8 +350,9 @@ export class OtaAgent {
       }
       await this.options.reply({ id, ok: true, progress: { stage: 'verified', percent: 100 } });
       if (request.target === 'controller') {
+        const image = await readFile(part);
         await rm(part, { force: true });
-        return void (await fail('writing controller firmware over Modbus is not supported by this module'));
+        return void (await this.toController(request, image));
       }
       const handle = await open(part, 'r');
       const head = Buffer.alloc(512);
@@ -365,6 +376,28 @@ export class OtaAgent {
       this.busy = false;
     }
     if (this.state.trial) await this.options.reboot();
+  }
+
+  /** A verified controller image, written to its controller block by block; the controller checks it too. */
+  private async toController(request: Extract<ModemRequest, { kind: 'ota' }>, image: Buffer): Promise<void> {
+    const { id } = request;
+    const fail = (error: string) => this.options.reply({ id, ok: false, error, progress: { stage: 'failed' } });
+    const named = readControllerImage(image);
+    if (!named) return void (await fail('not a firmware image for a controller'));
+    if (request.version && named.version !== request.version)
+      return void (await fail(`the image is version ${named.version}, not ${request.version}`));
+    if (!this.options.writeController || !request.port || request.address === undefined)
+      return void (await fail('no controller named for this image'));
+    await this.options.reply({ id, ok: true, progress: { stage: 'updating', percent: 0, version: named.version } });
+    let lastPercent = 0;
+    const version = await this.options.writeController(request.port, request.address, image, (written, total) => {
+      const percent = Math.floor((written / total) * 100);
+      if (percent - lastPercent < 10 && percent < 100) return;
+      lastPercent = percent;
+      void this.options.reply({ id, ok: true, progress: { stage: 'updating', percent, bytes: written } });
+    });
+    this.options.logger.info(`controller ${request.port}/${request.address} now runs firmware ${version}`);
+    await this.options.reply({ id, ok: true, progress: { stage: 'updated', percent: 100, version } });
   }
 
   /** Records the new version as the one running, the old one to come back to, and arms the rollback. */

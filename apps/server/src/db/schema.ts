@@ -168,6 +168,8 @@ export interface GensetTable {
   number: ColumnType<string | null, string | null | undefined, string | null>;
   /** Lower-cased name and number for the lists' search (migration 004). */
   search_text: ColumnType<string, string | undefined, string>;
+  /** The firmware its controller says it runs (migration 020). */
+  controller_firmware: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SubscriptionTable {

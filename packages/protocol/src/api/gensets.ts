@@ -292,6 +292,8 @@ export const gensetInfoResponse = gensetFieldsOutput.extend({
     })
     .nullable(),
   subscribers: z.number().int(),
+  /** The firmware the controller says it runs; null until its module has read it. */
+  controllerFirmware: z.string().nullable(),
   createdAt: z.number(),
   /** The latest operations on the set, newest first (manage rights only; empty otherwise). */
   operations: z.array(gensetOperation).optional(),

@@ -94,7 +94,15 @@ export const modemHello = z.object({
   /** The SIM's IMSI, from modules that can read it (older ones leave it out). */
   imsi: z.string().max(32).optional(),
   controllers: z
-    .array(z.object({ port: modemPortName(), address: modbusUnitAddress(), model: z.string().max(64).optional() }))
+    .array(
+      z.object({
+        port: modemPortName(),
+        address: modbusUnitAddress(),
+        model: z.string().max(64).optional(),
+        /** The firmware the controller says it runs, when it says (CONTROLLER_FW.version). */
+        firmware: z.string().max(32).optional(),
+      }),
+    )
     .max(MQTT_MAX_CONTROLLERS),
 });
 export type ModemHello = z.infer<typeof modemHello>;

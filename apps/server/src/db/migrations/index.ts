@@ -23,6 +23,7 @@ import { maintenance } from './016-maintenance.ts';
 import { ota } from './019-ota.ts';
 import { simUsage } from './017-sim-usage.ts';
 import { tracks } from './018-tracks.ts';
+import { controllerFirmware } from './020-controller-firmware.ts';
 
 export function migrations(kind: DbKind): Record<string, Migration> {
   return {
@@ -45,6 +46,7 @@ export function migrations(kind: DbKind): Record<string, Migration> {
     '016-maintenance': maintenance(kind),
     '017-sim-usage': simUsage(),
     '018-tracks': tracks(),
+    '020-controller-firmware': controllerFirmware(),
     '019-ota': ota(kind),
   };
 }

@@ -321,6 +321,7 @@ export function createGensetService(opts: GensetServiceOptions) {
             }
           : null,
         subscribers: Number(subscribers?.n ?? 0),
+        controllerFirmware: set.controller_firmware ?? null,
         createdAt: set.created_at,
         operations,
       };

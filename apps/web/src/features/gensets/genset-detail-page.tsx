@@ -251,6 +251,11 @@ export function GensetDetailPage() {
                   children: set.modem?.model || set.modemModel || NONE,
                 },
                 { key: 'firmware', label: t('gensets.detail.firmware'), children: set.modem?.firmware || NONE },
+                {
+                  key: 'controllerFirmware',
+                  label: t('gensets.detail.controllerFirmware'),
+                  children: set.controllerFirmware || NONE,
+                },
                 { key: 'imei', label: t('gensets.detail.imei'), children: set.modem?.imei || NONE },
                 { key: 'iccid', label: t('gensets.detail.iccid'), children: set.modem?.iccid || NONE },
                 {

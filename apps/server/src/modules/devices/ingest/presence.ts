@@ -66,6 +66,17 @@ export function createPresence({ db, sets, statusAlarms, bus, log, expectedPerio
         })
         .where('id', '=', modem.id)
         .execute();
+      // the firmware each controller says it runs
+      for (const c of hello.controllers)
+        if (c.firmware)
+          await db
+            .updateTable('genset')
+            .set({ controller_firmware: c.firmware })
+            .where('modem_id', '=', modem.id)
+            .where('port', '=', c.port)
+            .where('address', '=', c.address)
+            .where('deleted_at', 'is', null)
+            .execute();
       sets.online.add(modem.id);
       bus.publish('modem', { modemId: modem.id, online: true });
       onHello(modemKey);
