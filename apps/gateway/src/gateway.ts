@@ -537,7 +537,7 @@ class GatewayRuntime implements Gateway {
     const earlier = this.recentRequests.get(request.id);
     // A redelivered request (QoS 1) is answered again but never carried out twice: a command may not be idempotent.
     if (earlier === 'running') return;
-    if (earlier) return this.reply(earlier);
+    if (earlier) return void (await this.reply(earlier));
     this.remember(request.id, 'running');
     if (request.kind === 'ota') {
       // An upgrade reports each step itself, its last one possibly after a restart on the new version.
@@ -566,12 +566,15 @@ class GatewayRuntime implements Gateway {
     }
   }
 
-  private async reply(reply: ModemReply): Promise<void> {
+  /** Sends a reply; false when it could not go (an upgrade keeps its last word for the next connection). */
+  private async reply(reply: ModemReply): Promise<boolean> {
     try {
       await this.publish('reply', reply);
+      return true;
     } catch (error) {
-      // Nothing to keep it for: the cloud's wait has its own timeout and reports the request as failed.
+      // Nothing else to keep it for: the cloud's wait has its own timeout and reports the request as failed.
       this.logger.warn(`reply to ${reply.id} not sent: ${errorText(error)}`);
+      return false;
     }
   }
 

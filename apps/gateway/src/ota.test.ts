@@ -108,6 +108,8 @@ describe('firmware agent', () => {
   async function agent(dataDir: string) {
     const replies: ModemReply[] = [];
     let reboots = 0;
+    /** While false, replies do not go out (the connection dropped). */
+    const link = { up: true };
     const ota = new OtaAgent({
       dataDir,
       modemId: 'GW-OTA',
@@ -116,11 +118,11 @@ describe('firmware agent', () => {
       attempts: 3,
       retry,
       logger: silentLogger,
-      reply: async (reply) => void replies.push(reply),
+      reply: async (reply) => link.up && replies.push(reply) > 0,
       reboot: async () => void reboots++,
     });
     cleanups.push(async () => ota.close());
-    return { ota, replies, reboots: () => reboots };
+    return { ota, replies, reboots: () => reboots, link };
   }
 
   it('refuses an image whose hash is not the announced one, and deletes it', async () => {
@@ -152,7 +154,7 @@ describe('firmware agent', () => {
     const image = buildModuleImage({ version: '3.1.0' }, 50_000);
     const server = await fileServer(image);
     const dataDir = await tempDir();
-    const { ota, replies, reboots } = await agent(dataDir);
+    const { ota, replies, reboots, link } = await agent(dataDir);
     await ota.handle({
       id: 'u2',
       kind: 'ota',
@@ -169,8 +171,18 @@ describe('firmware agent', () => {
     expect(existsSync(join(dataDir, 'GW-OTA.firmware', '3.1.0.bin'))).toBe(true);
     const state = JSON.parse(readFileSync(join(dataDir, 'GW-OTA.firmware.json'), 'utf8'));
     expect(state).toMatchObject({ current: '3.1.0', previous: '1.0.0', trial: { requestId: 'u2' } });
-    // connected on the new version: it is kept and the upgrade reported done
+    // connected on the new version: it is kept, and the upgrade's last word waits for a connection that takes it
+    link.up = false;
+    const before = replies.length;
     await ota.afterConnect();
+    expect(replies).toHaveLength(before);
+    expect(JSON.parse(readFileSync(join(dataDir, 'GW-OTA.firmware.json'), 'utf8'))).toMatchObject({
+      current: '3.1.0',
+      report: { id: 'u2', ok: true },
+    });
+    link.up = true;
+    await ota.afterConnect();
+    expect(replies).toHaveLength(before + 1);
     expect(replies.at(-1)).toEqual({
       id: 'u2',
       ok: true,

@@ -212,7 +212,8 @@ export interface OtaAgentOptions {
   attempts: number;
   retry: { minMs: number; maxMs: number };
   logger: GatewayLogger;
-  reply: (reply: ModemReply) => Promise<void>;
+  /** Sends a reply; false when it could not go (the connection dropped). */
+  reply: (reply: ModemReply) => Promise<boolean | void>;
   /** Restarts the module's connection (the new version "boots"). */
   reboot: () => Promise<void>;
   /**
@@ -296,8 +297,8 @@ export class OtaAgent {
       });
     }
     const report = this.state.report;
-    if (report) {
-      await this.options.reply(report);
+    // kept until it went out: a connection that drops first sends it after the next hello
+    if (report && (await this.options.reply(report)) !== false && this.state.report === report) {
       this.save({ ...this.state, report: undefined });
     }
   }

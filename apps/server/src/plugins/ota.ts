@@ -42,10 +42,17 @@ export default fp(
       updateWaitMs: UPDATE_WAIT_MS,
     });
     app.decorate('ota', service);
+    // A module's replies are recorded one after the other, in the order it sent them, so each step is told to
+    // the consoles before the next one is recorded.
+    const queues = new Map<string, Promise<void>>();
     const stopListening = app.devices.commands.listen((modemKey, reply) => {
-      void service
-        .receive(modemKey, reply)
+      const next = (queues.get(modemKey) ?? Promise.resolve())
+        .then(() => service.receive(modemKey, reply))
         .catch((err: unknown) => app.log.warn({ err }, 'upgrade reply not recorded'));
+      queues.set(modemKey, next);
+      void next.then(() => {
+        if (queues.get(modemKey) === next) queues.delete(modemKey);
+      });
     });
     await app.register(otaRoutes, { prefix: API_BASE, ota: service, store });
     app.addHook('onReady', async () => service.start(config.ota.tickMs));
