@@ -65,11 +65,20 @@ export function simplifyTrack(points: TrackPoint[], zoom: number | undefined, ma
   if (points.length <= 2) return points;
   // degrees per pixel of a 256-pixel tile at this zoom, at the equator
   let tolerance = zoom === undefined ? 0 : 360 / (256 * 2 ** zoom);
-  let out = points;
-  for (let round = 0; round < 30; round++) {
-    if (tolerance > 0) out = simplified(points, tolerance);
-    if (out.length <= maxPoints) return out;
-    tolerance = tolerance > 0 ? tolerance * 2 : 1e-6;
+  let out = tolerance > 0 ? simplified(points, tolerance) : points;
+  if (out.length <= maxPoints) return out;
+  // too many still: from a tolerance of the track's extent over the points allowed, doubled until they fit
+  let [minLat, maxLat, minLon, maxLon] = [Infinity, -Infinity, Infinity, -Infinity];
+  for (const p of points) {
+    minLat = Math.min(minLat, p[1]);
+    maxLat = Math.max(maxLat, p[1]);
+    minLon = Math.min(minLon, p[2]);
+    maxLon = Math.max(maxLon, p[2]);
+  }
+  tolerance = Math.max(tolerance, Math.max(maxLat - minLat, maxLon - minLon, 1e-6) / maxPoints);
+  for (let round = 0; round < 30 && out.length > maxPoints; round++) {
+    out = simplified(points, tolerance);
+    tolerance *= 2;
   }
   return out;
 }
@@ -81,12 +90,19 @@ function simplified(points: TrackPoint[], tolerance: number): TrackPoint[] {
   return kept.map((c) => points[c[2]!]!);
 }
 
-/** Metres along the fixes in order. */
+/** Turf's earth radius, so lengths agree with its distances. */
+const EARTH_M = 6_371_008.8;
+const RAD = Math.PI / 180;
+
+/** Metres along the fixes in order (haversine, as Turf's distance, without its objects for each pair). */
 export function lengthOf(points: TrackPoint[]): number {
   let total = 0;
   for (let i = 1; i < points.length; i++) {
     const [a, b] = [points[i - 1]!, points[i]!];
-    total += metresBetween({ lat: a[1], lon: a[2] }, { lat: b[1], lon: b[2] });
+    const dLat = (b[1] - a[1]) * RAD;
+    const dLon = (b[2] - a[2]) * RAD;
+    const h = Math.sin(dLat / 2) ** 2 + Math.cos(a[1] * RAD) * Math.cos(b[1] * RAD) * Math.sin(dLon / 2) ** 2;
+    total += 2 * EARTH_M * Math.atan2(Math.sqrt(h), Math.sqrt(1 - h));
   }
   return total;
 }
