@@ -16,6 +16,7 @@ import { buildControllerImage, computeSign, DEFAULT_SIGN_SECRET, type OtaJob } f
 import { buildModuleImage, silentLogger, startGateway, type Gateway, type GatewayConfigInput } from '@genset/gateway';
 import { startGensetSimulator } from '@genset/simulator';
 import { translate } from '../src/i18n/messages.ts';
+import { inWindow } from '../src/modules/ota/service.ts';
 import { call, createTestApp, login, type Envelope, type TestApp } from './helpers.ts';
 
 const PASSWORD = 'Demo#2026';
@@ -440,6 +441,36 @@ describe('upgrades of real modules', () => {
     expect(twice.code).toBe(409);
     const deleted = await call(t.app, 'POST', '/ota/file/delete', { token: manager, body: { id: file.data.id } });
     expect(deleted.code).toBe(200);
+  });
+
+  it('starts nothing outside the hours of its window', async () => {
+    const site = await newSite({ model: 'GW-WINDOW' });
+    const file = await upload(
+      fileFields({ version: '6.0.0', model: 'GW-WINDOW' }),
+      buildModuleImage({ version: '6.0.0' }, 10_000),
+    );
+    const hour = new Date().getUTCHours();
+    const assigned = await call(t.app, 'POST', '/ota/job/assign', {
+      token: manager,
+      body: {
+        fileId: file.data.id,
+        tokens: [site.token],
+        window: { startHour: (hour + 2) % 24, endHour: (hour + 3) % 24 },
+      },
+    });
+    expect(assigned.code).toBe(200);
+    // a round of the dispatcher (besides its own) starts nothing: the module is there, but not the hour
+    expect(await t.app.ota.tick()).toBe(0);
+    const [job] = await jobsOfFile(file.data.id);
+    expect(job).toMatchObject({ state: 'queued', specState: 'notDownloaded' });
+    expect(site.gateway.stats.ota.bytesDownloaded).toBe(0);
+    await call(t.app, 'POST', '/ota/job/cancel', { token: manager, body: { id: job!.id } });
+
+    // hours of the day in UTC; a window may run over midnight, and equal hours mean any time
+    const at = (h: number) => Date.UTC(2026, 0, 1, h, 30);
+    expect([inWindow(22, 4, at(23)), inWindow(22, 4, at(1)), inWindow(22, 4, at(12))]).toEqual([true, true, false]);
+    expect([inWindow(4, 22, at(4)), inWindow(4, 22, at(22)), inWindow(3, 3, at(12))]).toEqual([true, false, true]);
+    expect(inWindow(null, null, at(0))).toBe(true);
   });
 
   it('refuses a file for another model than the sets’ modules, in the caller’s language, and starts nothing', async () => {
