@@ -92,9 +92,8 @@ async function main() {
     // migrate and seed through the server's own code first
     const first = await startServerChild(dataDir);
     await first.stop();
-    const {
-      T: [set],
-    } = await seedModules(dbFile, [{ prefix: 'T', count: 1 }], 'bench-secret');
+    const seeded = await seedModules(dbFile, [{ prefix: 'T', count: 1 }], 'bench-secret');
+    const set = seeded.T?.[0];
     const end = Date.now();
     const fixes = await seedTrack(dbFile, set!.gensetId, end);
     log(`${fmt(fixes)} fixes stored`);

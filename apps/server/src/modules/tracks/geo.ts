@@ -2,7 +2,7 @@
 // signed distance to a fence's edge, a polygon's crossing itself, and a track simplified for a zoom level.
 import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import distance from '@turf/distance';
-import { lineString, point, polygon } from '@turf/helpers';
+import { lineString, polygon } from '@turf/helpers';
 import kinks from '@turf/kinks';
 import pointToLineDistance from '@turf/point-to-line-distance';
 import simplify from '@turf/simplify';
