@@ -756,7 +756,10 @@ const ROUTES: Record<string, RouteCase> = {
       return { identity: 'company', body: { token: link.token, id: link.id } };
     },
   },
-  'POST /yewu/iotcard/getinfo': { writes: false, example: post('company', { token: ref('set.own'), month: '2026-03' }) },
+  'POST /yewu/iotcard/getinfo': {
+    writes: false,
+    example: post('company', { token: ref('set.own'), month: '2026-03' }),
+  },
   'POST /yewu/iotcard/setPlan': {
     writes: true,
     example: async (w) => ({
