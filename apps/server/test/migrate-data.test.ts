@@ -16,7 +16,7 @@ import { openDatabase } from '../src/db/database.ts';
 import { addMonths, listPartitions, monthStart, partitionName } from '../src/db/partitions.ts';
 import { migrateData, type MigrateDataSummary } from '../src/tools/migrate-data.ts';
 import { PG_URL, call, login, type TestApp } from './helpers.ts';
-import { RUNNING, insertAlarm, moduleFor, newSet } from './support/history-data.ts';
+import { DAY, RUNNING, insertAlarm, moduleFor, newSet } from './support/history-data.ts';
 
 const HOUR = 3_600_000;
 
@@ -144,6 +144,263 @@ describe.skipIf(!PG_URL)('migrating the embedded SQLite database to PostgreSQL',
       await db
         .insertInto('department')
         .values({ company_id: companyId, parent_id: null, name: 'Service', sort: 1, created_at: now })
+        .execute();
+      // A set's service life, its position and fence, its SIM card and a firmware upgrade: a row in each table.
+      const me = info.id as number;
+      await db
+        .insertInto('transfer')
+        .values({
+          genset_id: partner.id,
+          from_user_id: me,
+          to_user_id: viewer.id,
+          status: 'untreated',
+          keep_subscription: 'view',
+          remark: 'Rental ends',
+          created_at: now,
+          processed_at: null,
+        })
+        .execute();
+      const repair = await db
+        .insertInto('repair_request')
+        .values({
+          token: 'copiedrepair0001',
+          genset_id: set.id,
+          requester_id: me,
+          contact: 'Ana',
+          phone: '+34600000000',
+          address: 'Quarry gate',
+          description: 'Smoke at start',
+          state: 'submitted',
+          pictures: '[]',
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto('repair_event')
+        .values({ request_id: repair.id, state: 'submitted', note: '', user_id: me, author: 'Ana', created_at: now })
+        .execute();
+      const event = await db
+        .insertInto('notification_event')
+        .values({
+          kind: 'maintenance.due',
+          company_id: companyId,
+          genset_id: set.id,
+          payload: '{"audience":{"set":true},"facts":{}}',
+          dedupe_key: 'copied:1',
+          created_at: now,
+          processed_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto('notification')
+        .values({
+          user_id: me,
+          event_id: event.id,
+          kind: 'maintenance.due',
+          level: 'info',
+          genset_id: set.id,
+          payload: '{}',
+          created_at: now,
+          read_at: null,
+        })
+        .execute();
+      const hook = await db
+        .insertInto('webhook')
+        .values({
+          company_id: companyId,
+          name: 'Dispatch',
+          url: 'https://hooks.example.com/genset',
+          secret: 'whsec_copied',
+          events: '["alarm.raised"]',
+          enabled: 1,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto('notification_delivery')
+        .values({
+          event_id: event.id,
+          company_id: companyId,
+          user_id: null,
+          webhook_id: hook.id,
+          channel: 'webhook',
+          target: 'https://hooks.example.com/genset',
+          group_key: 'copied',
+          payload: '{}',
+          status: 'sent',
+          not_before: now,
+          locked_until: null,
+          last_error: null,
+          response_status: 200,
+          created_at: now,
+          sent_at: now,
+        })
+        .execute();
+      const item = await db
+        .insertInto('maintenance_item')
+        .values({
+          genset_id: set.id,
+          name: 'Oil',
+          cycle_days: 90,
+          cycle_hours: 250,
+          remind_days: 7,
+          remind_hours: 10,
+          latest_date: '2026-01-01',
+          latest_hours: 100,
+          planned_date: null,
+          replaced_model: '',
+          remark: '',
+          enabled: 1,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto('maintenance_task')
+        .values({
+          item_id: item.id,
+          genset_id: set.id,
+          name: 'Oil',
+          status: 'pending',
+          due_date: '2026-04-01',
+          due_hours: 350,
+          reminded_at: null,
+          overdue_at: null,
+          actual_date: null,
+          run_hours: null,
+          replaced_model: '',
+          remark: '',
+          done_by_user_id: null,
+          done_by: '',
+          created_at: now,
+          done_at: null,
+        })
+        .execute();
+      await db
+        .insertInto('maintenance_template')
+        .values({
+          company_id: companyId,
+          name: 'Small sets',
+          model: 'S',
+          items: '[]',
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      await db
+        .insertInto('maintenance_link')
+        .values({
+          genset_id: set.id,
+          token_hash: 'copiedhash',
+          created_by: me,
+          created_at: now,
+          expires_at: now + DAY,
+          revoked_at: null,
+        })
+        .execute();
+      await db
+        .insertInto('position')
+        .values({ genset_id: set.id, ts: now - HOUR, lat: 41.01, lon: 28.98, speed: 30, alt: null })
+        .execute();
+      await db
+        .insertInto('set_position')
+        .values({
+          genset_id: set.id,
+          ts: now - HOUR,
+          lat: 41.01,
+          lon: 28.98,
+          speed: 30,
+          stored_ts: now - HOUR,
+          stored_lat: 41.01,
+          stored_lon: 28.98,
+          fence_state: 'inside',
+        })
+        .execute();
+      await db
+        .insertInto('geofence')
+        .values({
+          genset_id: set.id,
+          shape: '{"type":"circle","center":{"lat":41,"lon":29},"radiusM":3000}',
+          updated_at: now,
+          updated_by: me,
+        })
+        .execute();
+      await db
+        .insertInto('sim_card')
+        .values({
+          iccid: '89860000000000009999',
+          plan_mb: 500,
+          start_day: 1,
+          alarm_share: 80,
+          last_ts: now,
+          last_rx: 1000,
+          last_tx: 500,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      await db
+        .insertInto('sim_usage_day')
+        .values({ iccid: '89860000000000009999', day: '2026-03-01', rx_bytes: 1000, tx_bytes: 500 })
+        .execute();
+      await db
+        .insertInto('sim_usage_month')
+        .values({ iccid: '89860000000000009999', month: '2026-03', rx_bytes: 1000, tx_bytes: 500 })
+        .execute();
+      const fw = await db
+        .insertInto('ota_file')
+        .values({
+          company_id: companyId,
+          name: 'Module firmware',
+          version: '2.0.0',
+          target: 'module',
+          model: 'GW-4G',
+          size: 1000,
+          md5: '0'.repeat(32),
+          sha256: '0'.repeat(64),
+          stored_name: 'copied.bin',
+          created_by: me,
+          created_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const campaign = await db
+        .insertInto('ota_campaign')
+        .values({
+          file_id: fw.id,
+          company_id: companyId,
+          concurrency: 2,
+          window_start: null,
+          window_end: null,
+          created_by: me,
+          created_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto('ota_job')
+        .values({
+          campaign_id: campaign.id,
+          file_id: fw.id,
+          genset_id: set.id,
+          modem_id: set.modemId,
+          state: 'updated',
+          progress: 100,
+          reason: '',
+          from_version: '1.0.0',
+          request_id: null,
+          download_token: null,
+          created_at: now,
+          started_at: now,
+          updated_at: now,
+          finished_at: now,
+        })
         .execute();
       await app.devices.ingest.flush();
 
