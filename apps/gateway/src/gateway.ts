@@ -585,6 +585,9 @@ class GatewayRuntime implements Gateway {
         return { id, ok: true };
       case 'ota':
         return { id, ok: false, error: 'upgrades are carried out by the firmware agent' };
+      case 'tactic':
+      case 'demandResponse':
+        return { id, ok: false, error: 'this module has no EMS' };
       case 'read': {
         const link = this.controllerLink(request.port, request.address);
         const result = await link.run(request.address, (channel) => readBlocks(channel, request.reads));

@@ -1,5 +1,6 @@
 // The shape of a protocol document: one controller model's register map, stored as data and edited on the
 // protocol-management screens. Semantic checks (overlaps, limits, references) live in validate.ts.
+import { EMS_ROLES } from '../ems/roles.ts';
 import { z } from 'zod';
 import { protocolTextSchema } from './text.ts';
 
@@ -61,6 +62,11 @@ export const itemGroupSchema = z.enum([
   'status',
   'maintenance',
   'location',
+  // a storage station's devices
+  'pcs',
+  'bms',
+  'meter',
+  'pv',
 ]);
 export type ItemGroup = z.output<typeof itemGroupSchema>;
 
@@ -94,6 +100,8 @@ export const dataItemSchema = z.strictObject({
   enum: z.array(enumOptionSchema).optional(),
   group: itemGroupSchema,
   realtime: z.boolean().default(false),
+  /** At a storage station: what the item is to the edge strategies (grid power, SOC, the PCS setpoint, …). */
+  emsRole: z.enum(EMS_ROLES).optional(),
 });
 export type DataItem = z.output<typeof dataItemSchema>;
 

@@ -2,6 +2,8 @@
 // Every size is bounded so that either side can refuse an oversized or malformed message before acting on it.
 import { z } from 'zod';
 import type { ModemChannel } from './topics.ts';
+import { modbusUnitAddress, modemPortName } from './fields.ts';
+import { emsDemandResponse, emsStatus, emsTactic } from '../ems/tactic.ts';
 
 /** Largest payload either side accepts on any channel; the broker may be configured with the same limit. */
 export const MQTT_MAX_PAYLOAD_BYTES = 128 * 1024;
@@ -30,10 +32,7 @@ const epochMs = () => z.int().min(0).max(MQTT_MAX_EPOCH_MS);
 const errorText = () => z.string().max(MQTT_MAX_ERROR_LENGTH);
 const rateMs = () => z.int().min(MQTT_MIN_RATE_MS).max(MQTT_MAX_RATE_MS);
 
-/** Name of a port of the module (an RS-485 line or a Modbus TCP link), as configured on the module. */
-export const modemPortName = () => z.string().regex(/^[A-Za-z0-9_.:-]{1,32}$/, { error: 'invalid port name' });
-/** Modbus unit id (slave address) of a controller on its port. */
-export const modbusUnitAddress = () => z.int().min(0).max(255);
+export { modbusUnitAddress, modemPortName } from './fields.ts';
 
 function isBitFunction(fc: number): boolean {
   return fc === 1 || fc === 2;
@@ -104,6 +103,8 @@ export const modemHello = z.object({
       }),
     )
     .max(MQTT_MAX_CONTROLLERS),
+  /** A station's module: the tactic it runs (version 0: none yet). */
+  ems: emsStatus.optional(),
 });
 export type ModemHello = z.infer<typeof modemHello>;
 
@@ -182,6 +183,8 @@ export const modemEvent = z.object({
     .refine((inputs) => Object.keys(inputs).length <= 32, { message: 'at most 32 inputs' })
     .optional(),
   heartbeat: z.object({ uptimeS: z.int().min(0), outboxSize: z.int().min(0), lastSeq: z.int().min(0) }).optional(),
+  /** A station's module: what its EMS cycle runs and decided last. */
+  ems: emsStatus.optional(),
 });
 export type ModemEvent = z.infer<typeof modemEvent>;
 
@@ -272,6 +275,15 @@ export const modemRequest = z.discriminatedUnion('kind', [
     target: z.enum(['module', 'controller']).optional(),
     port: modemPortName().optional(),
     address: modbusUnitAddress().optional(),
+    timeoutMs: requestTimeoutMs(),
+  }),
+  /** A station's tactic: the module checks it, keeps it on disk and runs it; the reply says accepted or why not. */
+  z.object({ id: requestId(), kind: z.literal('tactic'), tactic: emsTactic, timeoutMs: requestTimeoutMs() }),
+  /** A demand-response event for the tactic in force (or its cancellation: kw ignored, endTs now). */
+  z.object({
+    id: requestId(),
+    kind: z.literal('demandResponse'),
+    event: emsDemandResponse,
     timeoutMs: requestTimeoutMs(),
   }),
 ]);
