@@ -18,3 +18,4 @@ export * from './maintenance.ts';
 export * from './iotcard.ts';
 export * from './ota.ts';
 export * from './tracks.ts';
+export * from './sites.ts';
