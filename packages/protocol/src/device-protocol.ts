@@ -14,3 +14,4 @@ export {
 } from './device-protocol/vocabulary.ts';
 export * from './device-protocol/layout-s.ts';
 export * from './device-protocol/layout-g.ts';
+export * from './device-protocol/layout-e.ts';

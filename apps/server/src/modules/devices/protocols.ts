@@ -1,8 +1,13 @@
 // Protocol documents (register maps) as the server uses them: the published version of each protocol,
-// compiled once into its decoder and poll blocks. The seed layouts S and G are stored on first start.
+// compiled once into its decoder and poll blocks. The seed layouts S and G (gensets) and the layout E documents
+// (a storage station's PCS, BMS, grid meter and PV inverter) are stored on first start.
 import {
   compileDecoder,
   derivePollBlocks,
+  layoutEBms,
+  layoutEMeter,
+  layoutEPcs,
+  layoutEPv,
   layoutG,
   layoutS,
   protocolDocumentSchema,
@@ -22,7 +27,7 @@ export interface CompiledProtocol {
   items: Map<string, ProtocolDocument['items'][number]>;
 }
 
-export const SEED_PROTOCOLS: ProtocolDocument[] = [layoutS, layoutG];
+export const SEED_PROTOCOLS: ProtocolDocument[] = [layoutS, layoutG, layoutEPcs, layoutEBms, layoutEMeter, layoutEPv];
 
 export async function seedProtocols(db: Db) {
   for (const doc of SEED_PROTOCOLS) {
