@@ -6,6 +6,7 @@ import {
   modemTopic,
   parseModemPayload,
   parseTopic,
+  type EmsStatus,
   type ModemChannel,
   type ModemEvent,
   type ModemHello,
@@ -21,6 +22,8 @@ import { ModbusLink } from './modbus-link.ts';
 import { Outbox } from './outbox.ts';
 import { OtaAgent, type OtaStats } from './ota.ts';
 import { readControllerVersion, writeControllerFirmware } from './controller-firmware.ts';
+import { EmsCycle } from './ems/ems-cycle.ts';
+import { EmsStore } from './ems/ems-store.ts';
 
 export interface GatewayOptions {
   logger?: GatewayLogger;
@@ -37,6 +40,16 @@ export interface GatewayOptions {
    */
   gpsWatchMs?: number;
   moveReportM?: number;
+  /** A storage station's EMS cycle, run from the tactic the cloud sends (any module takes one). */
+  ems?: {
+    /**
+     * The station's clock for tariff periods (default: the real one): a site simulated faster than real time
+     * passes its own. Meter staleness and demand-response events keep real time.
+     */
+    clock?: () => number;
+    /** A station's module: reports its EMS (version 0, safe: noTactic) even before a tactic arrives. */
+    station?: boolean;
+  };
 }
 
 export interface GatewayStats {
@@ -65,6 +78,10 @@ export interface GatewayStats {
   /** The firmware version running now, and what firmware upgrades downloaded and did. */
   firmware: string;
   ota: OtaStats;
+  /** The EMS: what it runs and decided last (undefined: no tactic, not a station's module). */
+  ems: EmsStatus | undefined;
+  /** EMS cycles run since start. */
+  emsCycles: number;
 }
 
 export interface Gateway {
@@ -123,6 +140,8 @@ class GatewayRuntime implements Gateway {
   private readonly simBase: { rx: number; tx: number };
   private readonly recentRequests = new Map<string, ModemReply | 'running'>();
   private readonly ota: OtaAgent;
+  private readonly emsStore: EmsStore;
+  private readonly ems: EmsCycle;
 
   constructor(
     private readonly config: GatewayConfig,
@@ -131,11 +150,13 @@ class GatewayRuntime implements Gateway {
     this.modemId = config.modemId;
     this.logger = options.logger ?? consoleLogger(config.modemId);
     this.eventRateMs = config.eventRateMs;
-    this.outbox = new Outbox(join(config.dataDir, `${config.modemId}.outbox.sqlite`), {
+    const database = join(config.dataDir, `${config.modemId}.outbox.sqlite`);
+    this.outbox = new Outbox(database, {
       maxMessages: config.outboxMaxMessages,
       logger: this.logger,
       seqsTakenUpTo: config.seqsTakenUpTo,
     });
+    this.emsStore = new EmsStore(database);
     this.simBase = {
       rx: Number(this.outbox.getMeta(META_SIM_RX) ?? 0),
       tx: Number(this.outbox.getMeta(META_SIM_TX) ?? 0),
@@ -155,6 +176,15 @@ class GatewayRuntime implements Gateway {
         );
         this.pollers.push(poller);
       }
+    });
+    this.ems = new EmsCycle({
+      links: this.links,
+      store: this.emsStore,
+      logger: this.logger,
+      ...(options.ems?.clock ? { clock: options.ems.clock } : {}),
+      station: options.ems?.station ?? false,
+      // a new tactic version, a safe hold or its end, a demand response starting or ending: the cloud hears at once
+      onChange: () => void this.publishEvent(),
     });
     this.ota = new OtaAgent({
       dataDir: config.dataDir,
@@ -199,6 +229,8 @@ class GatewayRuntime implements Gateway {
       const parsed = parseModemPayload('plan', stored);
       if (parsed.ok) this.applyPlan(parsed.message);
     }
+    // The stored tactic runs before the broker is even tried: the station never waits for the cloud.
+    this.ems.start();
     this.scheduleEvents();
     this.ota.start();
     void this.learnControllerFirmware();
@@ -250,6 +282,8 @@ class GatewayRuntime implements Gateway {
       controllers: this.pollers.map((poller) => poller.status),
       firmware: this.ota.firmware,
       ota: this.ota.stats,
+      ems: this.ems.status,
+      emsCycles: this.ems.cycleCount,
     };
   }
 
@@ -267,11 +301,13 @@ class GatewayRuntime implements Gateway {
     if (this.eventTimer) clearInterval(this.eventTimer);
     if (this.gpsTimer) clearInterval(this.gpsTimer);
     if (this.ackTimer) clearInterval(this.ackTimer);
+    await this.ems.stop();
     // A clean disconnect does not fire the will, so say 'offline' ourselves.
     if (this.broker.connected) await withTimeout(this.publish('state', 'offline', true), 2000).catch(() => undefined);
     await this.broker.close();
     await Promise.all([...this.links.values()].map((link) => link.close()));
     this.saveTraffic();
+    this.emsStore.close();
     this.outbox.close();
     this.logger.info('closed');
   }
@@ -316,6 +352,7 @@ class GatewayRuntime implements Gateway {
 
   private hello(): ModemHello {
     const names = portNames(this.config.ports);
+    const ems = this.ems.status;
     return {
       model: this.config.model,
       firmware: this.ota.firmware,
@@ -332,6 +369,7 @@ class GatewayRuntime implements Gateway {
             : {}),
         })),
       ),
+      ...(ems ? { ems } : {}),
     };
   }
 
@@ -503,6 +541,7 @@ class GatewayRuntime implements Gateway {
         this.options.readInputs?.(),
       ]);
       const traffic = this.traffic();
+      const ems = this.ems.status;
       const event: ModemEvent = {
         ts: Date.now(),
         ...(gps ? { gps } : {}),
@@ -514,6 +553,7 @@ class GatewayRuntime implements Gateway {
           outboxSize: this.outbox.size,
           lastSeq: this.outbox.lastSeq,
         },
+        ...(ems ? { ems } : {}),
       };
       this.saveTraffic();
       await this.publish('event', event);
@@ -585,9 +625,17 @@ class GatewayRuntime implements Gateway {
         return { id, ok: true };
       case 'ota':
         return { id, ok: false, error: 'upgrades are carried out by the firmware agent' };
-      case 'tactic':
-      case 'demandResponse':
-        return { id, ok: false, error: 'this module has no EMS' };
+      case 'tactic': {
+        // the reply names the version now running, or says exactly why this one is refused
+        const accepted = this.ems.acceptTactic(request.tactic);
+        if (!accepted.ok) return { id, ok: false, error: truncate(accepted.error) };
+        return { id, ok: true, progress: { stage: 'accepted', version: String(accepted.version) } };
+      }
+      case 'demandResponse': {
+        const accepted = this.ems.addDemandResponse(request.event);
+        if (!accepted.ok) return { id, ok: false, error: truncate(accepted.error) };
+        return { id, ok: true, progress: { stage: 'accepted' } };
+      }
       case 'read': {
         const link = this.controllerLink(request.port, request.address);
         const result = await link.run(request.address, (channel) => readBlocks(channel, request.reads));
