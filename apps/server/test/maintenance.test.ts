@@ -6,7 +6,7 @@
 // leaving out names a set has; a maintenance link shows the plan read-only until it expires or is revoked;
 // other companies see none of it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createCompany, createTestApp, freshUser, login, type TestApp } from './helpers.ts';
+import { call, createCompany, createTestApp, freshUser, login, outbox, type TestApp } from './helpers.ts';
 import { newSet } from './support/history-data.ts';
 import { createMaintenanceScheduler } from '../src/modules/maintenance/scheduler.ts';
 import { addDays, dateIn, nextDue, stateOf } from '../src/modules/maintenance/schedule.ts';
@@ -278,6 +278,24 @@ describe('reminders, overdue notices and marking done', () => {
     const centre = await api(ownerToken, '/notice/list', {}, 'en-US');
     expect(centre.code).toBe(200);
     expect(JSON.stringify(centre.data)).toContain(`“Air filter” on ${set.name} is due on ${addDays(today, 3)}.`);
+    // and it went out: one e-mail and one SMS (the development outbox)
+    const sentTo = () => {
+      const mine = outbox(t).filter((m) => m.purpose === 'notice' && m.text.includes('Air filter'));
+      return {
+        email: mine.filter((m) => m.channel === 'email' && m.to === owner.account).length,
+        sms: mine.filter((m) => m.channel === 'sms' && m.to.endsWith('13800138000')).length,
+      };
+    };
+    expect(sentTo()).toEqual({ email: 1, sms: 1 });
+
+    // two instances racing: a round that read the task before the other one's round marked it reminded (its
+    // mark undone here) records the reminder again, and the notice's key keeps it to the one already told
+    await db.updateTable('maintenance_task').set({ reminded_at: null }).where('id', '=', item.taskId).execute();
+    clock += 200_000;
+    await b.runOnce();
+    await t.app.notifications.engine.runOnce();
+    expect(await deliveries('maintenance.due')).toEqual({ events: 1, channels: ['email', 'sms'], notices: 1 });
+    expect(sentTo()).toEqual({ email: 1, sms: 1 });
 
     // past the due date: overdue, once
     clock += 4 * DAY;

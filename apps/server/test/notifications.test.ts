@@ -29,24 +29,30 @@ interface Received {
   body: string;
 }
 
-/** A webhook receiver: answers 200, or 503 while `down`. */
+/** A webhook receiver: answers 200; `stop()` takes it off the network (connections refused), `start()` brings it back. */
 async function receiver() {
   const got: Received[] = [];
-  const state = { down: false };
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
-      if (state.down) {
-        res.writeHead(503).end();
-        return;
-      }
       got.push({ headers: req.headers, body });
       res.writeHead(200).end('ok');
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { got, state, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, server };
+  const port = (server.address() as AddressInfo).port;
+  return {
+    got,
+    url: `http://127.0.0.1:${port}/hook`,
+    server,
+    stop: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
+    start: () => new Promise<void>((r) => server.listen(port, '127.0.0.1', r)),
+  };
 }
 
 const notices = (to: string) => outbox(t).filter((m) => m.purpose === 'notice' && m.to === to);
@@ -120,10 +126,15 @@ describe('a shutdown alarm reaches its people', () => {
       (l) => l.length >= 1,
     );
     expect(Date.now() - t0).toBeLessThan(10_000);
+    // one of each, also after the sender has had another round
+    await t.app.notifications.engine.runOnce();
     expect(mail).toHaveLength(1);
     expect(mail[0]!.subject).toContain('Hospital standby');
+    expect(notices('manager@example.com').filter((n) => n.channel === 'email')).toHaveLength(1);
+    expect(notices('13900000077')).toHaveLength(1);
     expect(sms).toHaveLength(1);
     expect(posts).toHaveLength(1);
+    expect(hook.got).toHaveLength(1);
     expect(verified(posts[0]!, secret)).toBe(true);
     expect(verified({ ...posts[0]!, body: posts[0]!.body.replace('Hospital', 'Hostile') }, secret)).toBe(false);
     const body = JSON.parse(posts[0]!.body);
@@ -310,7 +321,8 @@ describe('delivery with a clock of its own', () => {
     const a = engine('instance-a');
     const b = engine('instance-b');
     const title = { 'en-US': 'Low fuel' };
-    hook.state.down = true;
+    // the receiver is down: nothing listens at its address
+    await hook.stop();
     const lastEvent = Number(
       (
         await db
@@ -373,7 +385,7 @@ describe('delivery with a clock of its own', () => {
     expect(tries[0]!.attempts).toBeGreaterThanOrEqual(4);
     expect(hook.got).toHaveLength(0);
     // back: the next try delivers, once, signed
-    hook.state.down = false;
+    await hook.start();
     const back = clock;
     while (hook.got.length < 2 && clock < back + retryDelay(10)) {
       clock += 15_000;

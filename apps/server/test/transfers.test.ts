@@ -111,12 +111,14 @@ describe('handing a set over and accepting it', () => {
       expect(await myTokens(buyer.token)).not.toContain(set.token);
       expect(await myTokens(manager)).toContain(set.token);
 
+      const acceptedAt = Date.now();
       const accepted = await act(buyer.token, 'accept', id);
       expect(accepted).toMatchObject({ code: 200, msg: 'Handover accepted. The set is now yours.' });
-      // at once: no waiting for a cache
+      // at once: no waiting for a cache; within a second of the accept both lists say so
       const mine = (await call(t.app, 'POST', '/genset/mylist', { token: buyer.token, body: {} })).data.list;
       expect(mine).toMatchObject([{ token: set.token, rights: 'manage', owned: true, status: 3 }]);
       expect(await myTokens(manager)).not.toContain(set.token);
+      expect(Date.now() - acceptedAt).toBeLessThan(1000);
       expect(await ownerOf(set.token)).toEqual({ owner_user_id: buyer.id, company_id: elsewhere });
       // the set left the sender's company with its module, which served no other set there
       const modem = await t.app.database.db
