@@ -336,14 +336,16 @@ describe('upgrades of real modules', () => {
     const jobs = await jobsOfFile(file.data.id);
     for (const job of jobs) {
       expect(job).toMatchObject({ specState: 'updated', progress: 100, reason: '', fromVersion: '1.0.0' });
-      // each went forward step by step to updated (the module verifies before it updates). The consoles are told
-      // the job's state as it is when the push goes out, so two steps close together may reach them as one.
+      // each went forward step by step to updated. The consoles are told the job's state as it is when the push
+      // goes out, so the dispatcher's first steps may reach them as one; the module's replies are recorded one
+      // after the other, each told before the next: the module reported its hash verified before it updated.
       const order = ['queued', 'initiated', 'downloading', 'downloaded', 'verified', 'updating', 'updated'];
       const steps = seen.get(job.id)!;
       expect(steps[0]).toBe('queued');
       expect(steps.at(-1)).toBe('updated');
       expect(steps.map((s) => order.indexOf(s))).toEqual([...steps.map((s) => order.indexOf(s))].sort((a, b) => a - b));
       expect(steps.every((s) => order.includes(s))).toBe(true);
+      expect(steps.slice(-4)).toEqual(['downloaded', 'verified', 'updating', 'updated']);
     }
     // never more than two modules downloading at once
     expect(maxConcurrent).toBeLessThanOrEqual(2);

@@ -1,11 +1,15 @@
 // Where a set is and has been, through real ingestion of its module's events: fixes stored at a bounded rate
 // and on movement; leaving the fence raises one alarm and one notice, GPS wander at the edge none, coming back
-// clears it, and the controller's snapshots leave it alone; the track of a range, simplified for the zoom; a
-// fence drawn as a circle or a polygon, and bad fences and ranges refused in the caller's language.
+// clears it, and the controller's snapshots leave it alone; the demo trailer on its road leaves its fence once
+// a lap, one alarm and one notice each time; the track of a range, simplified for the zoom; a fence drawn as a
+// circle or a polygon, and bad fences and ranges refused in the caller's language.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FENCE_ALARM_CODE } from '@genset/protocol';
+import { GensetModel } from '@genset/simulator';
 import { call, createTestApp, freshUser, login, type TestApp } from './helpers.ts';
 import { moduleFor, newSet, RUNNING } from './support/history-data.ts';
+import { DEMO_SETS, demoDetails, TRAILER_KMH, TRAILER_PATH } from '../src/modules/devices/demo-fleet.ts';
+import { metresBetween } from '../src/modules/tracks/geo.ts';
 
 let t: TestApp;
 let manager: string;
@@ -101,11 +105,13 @@ describe('the fence', () => {
     const info = await call(t.app, 'POST', '/devicedata/getstatus', { token: manager, body: { token: set.token } });
     expect(info.data.alarmnum).toBe(1);
 
-    // one notice reaches the owner's message centre
-    const list = await until(
+    // one notice reaches the owner's message centre (and no more once the sender has had another round)
+    await until(
       () => call(t.app, 'POST', '/notice/list', { token: manager, body: { page: 1, size: 50 } }),
       (r) => r.data?.list?.some((n: { token: string }) => n.token === set.token),
     );
+    await t.app.notifications.engine.runOnce();
+    const list = await call(t.app, 'POST', '/notice/list', { token: manager, body: { page: 1, size: 50 } });
     const mine = list.data.list.filter((n: { token: string; kind: string }) => n.token === set.token);
     expect(mine.map((n: { kind: string }) => n.kind)).toEqual(['alarm.raised']);
     expect(mine[0].title + mine[0].text).toContain('Left its electronic fence');
@@ -193,6 +199,51 @@ describe('the fence', () => {
     expect(refused.code).toBe(403);
     expect((await fenceNow()).fence).toBeNull();
     await set.m.close();
+  });
+});
+
+describe('the demo trailer', () => {
+  it('leaves its fence once a lap of its road and comes back: one alarm and one notice each time', async () => {
+    const index = DEMO_SETS.findIndex((d) => d.scenario === 'trailer');
+    const demo = DEMO_SETS[index]!;
+    // the demo's set: its site and its 3 km fence around it
+    const set = await newSet(t, {
+      companyId,
+      ownerUserId: managerId,
+      name: 'Demo trailer road',
+      details: demoDetails(demo, index),
+    });
+    const m = await moduleFor(t, set);
+    // the demo's simulated trailer on its road, its module reading the GPS every 5 s (simulated time)
+    const model = new GensetModel();
+    model.followPath(TRAILER_PATH, TRAILER_KMH, true);
+    const lapM = TRAILER_PATH.slice(1).reduce((sum, p, i) => sum + metresBetween(TRAILER_PATH[i]!, p), 0);
+    const lapMs = (lapM / (TRAILER_KMH / 3.6)) * 1000;
+    expect(lapMs / 60_000, 'minutes a lap').toBeLessThan(10);
+    const start = Math.round(Date.now() - 2 * lapMs - 120_000);
+    await m.send(RUNNING, start - 1000);
+    // two laps, and a minute into the third (back inside)
+    for (let ts = start; ts <= start + 2 * lapMs + 60_000; ts += 5000) {
+      model.advance(5000);
+      await m.module.publish('event', { ts, gps: { ...model.position, speed: TRAILER_KMH } });
+      const held = await until(
+        () =>
+          t.app.database.db.selectFrom('set_position').select('ts').where('genset_id', '=', set.id).executeTakeFirst(),
+        (r) => r !== undefined && Number(r.ts) >= ts,
+      );
+      expect(Number(held?.ts), 'fix held').toBe(ts);
+    }
+    const alarms = await fenceAlarms(set.id);
+    expect(alarms).toHaveLength(2);
+    expect(alarms.every((a) => a.end_ts !== null)).toBe(true);
+
+    await t.app.notifications.engine.runOnce();
+    const list = await call(t.app, 'POST', '/notice/list', { token: manager, body: { page: 1, size: 50 } });
+    const raised = list.data.list.filter(
+      (n: { token: string; kind: string }) => n.token === set.token && n.kind === 'alarm.raised',
+    );
+    expect(raised).toHaveLength(2);
+    await m.close();
   });
 });
 

@@ -118,13 +118,15 @@ export const DEMO_GROUPS: { name: string; kind: GroupKind; members: string[] }[]
 /** The harbour plant's load, shared by the sets on its bus. */
 const HARBOUR_LOAD_KW = 520;
 
-const TRAILER_PATH = [
+/** The demo trailer's road from its site (looped at TRAILER_KMH): its far end lies outside its 3 km fence. */
+export const TRAILER_PATH = [
   { lat: 41.0082, lon: 28.9784 },
   { lat: 41.0151, lon: 28.9795 },
   { lat: 41.0255, lon: 28.9742 },
   { lat: 41.0369, lon: 28.9851 },
   { lat: 41.0422, lon: 29.0083 },
 ];
+export const TRAILER_KMH = 60;
 
 function demoNumber(index: number): string {
   return `DPC-${String(index + 1).padStart(3, '0')}`;
@@ -274,7 +276,7 @@ function simulatorOptions(demo: DemoSet, index: number) {
 /** Where a demo set stands: off the mains (prime power, trailer, remote tower, island plant), moving. */
 function prepare(sim: GensetSimulator, demo: DemoSet) {
   if (['onLoad', 'trailer', 'lowFuel', 'parallel'].includes(demo.scenario)) sim.cutMains();
-  if (demo.scenario === 'trailer') sim.followPath(TRAILER_PATH, 60, true);
+  if (demo.scenario === 'trailer') sim.followPath(TRAILER_PATH, TRAILER_KMH, true);
 }
 
 /** A demo module that has sent nothing yet (a fresh data directory) is given its past. */
