@@ -3,6 +3,7 @@ import { useEffect, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { watchSets } from './client.ts';
 import type { ConnectionState } from './connection.ts';
+import type { SitePush } from './messages.ts';
 import { useRealtimeStore, type LiveSet } from './store.ts';
 
 export interface RealtimeOptions {
@@ -73,4 +74,24 @@ export function useFleetRealtime(tokens: readonly string[], options: FleetRealti
   );
   const connection = useRealtimeConnection();
   return { sets, connection, online: connection === 'open' };
+}
+
+export interface SiteRealtime {
+  /** The station's last push; undefined until the first (the server sends one as soon as it accepts the watch). */
+  live: SitePush | undefined;
+  connection: ConnectionState;
+  online: boolean;
+}
+
+/** Watches one station: its sets report at the online rate and every change of its overview is pushed. */
+export function useSiteRealtime(token: string | null | undefined, options: RealtimeOptions = {}): SiteRealtime {
+  const reconnect = options.reconnect ?? true;
+  const enabled = (options.enabled ?? true) && Boolean(token);
+  useEffect(() => {
+    if (!enabled || !token) return;
+    return watchSets({ token, reconnect });
+  }, [token, reconnect, enabled]);
+  const live = useRealtimeStore((s) => (enabled && token ? s.sites[token] : undefined));
+  const connection = useRealtimeConnection();
+  return { live, connection, online: connection === 'open' };
 }

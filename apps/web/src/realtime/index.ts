@@ -5,6 +5,7 @@
 //   const { live, online } = useSetRealtime(token);            // one set, its module at the online rate
 //   const { sets, online } = useFleetRealtime(tokens);         // many sets (a grid, a list), ≤ 100 sent
 //   useFleetRealtime(memberTokens, { group });                 // a group's members, at the online rate
+//   const { live } = useSiteRealtime(stationToken);            // a station: its overview and alarm count
 //
 // - `live` (LiveSet) holds the last `monitor` push (status, alarmnum, ts, values by item key) and the last
 //   `alarm` push (alarms: open alarms with localised titles); undefined until the first push, which the
@@ -17,9 +18,9 @@
 // - On close it retries at once, then every 20 s, while at least one watcher asked for retries
 //   (`reconnect`, default true; the maintenance tab passes false). A refused user token stops retries.
 // - Data of a set is dropped when its last watcher leaves; the socket closes 3 s after the last one.
-export { useFleetRealtime, useRealtimeConnection, useSetRealtime } from './hooks.ts';
+export { useFleetRealtime, useRealtimeConnection, useSetRealtime, useSiteRealtime } from './hooks.ts';
 export { pushedSince, useRefreshWhenStale } from './use-refresh-when-stale.ts';
-export type { FleetRealtime, FleetRealtimeOptions, RealtimeOptions, SetRealtime } from './hooks.ts';
+export type { FleetRealtime, FleetRealtimeOptions, RealtimeOptions, SetRealtime, SiteRealtime } from './hooks.ts';
 export type { LiveSet } from './store.ts';
-export type { LiveAlarm } from './messages.ts';
+export type { LiveAlarm, SitePush } from './messages.ts';
 export type { ConnectionState } from './connection.ts';

@@ -70,7 +70,29 @@ export interface OtaPush {
   state: string;
 }
 
-export type RealtimePush = MonitorPush | AlarmPush | ErrorPush | HealthPush | NoticePush | OtaPush;
+/**
+ * A watched station's overview, status and alarm count (design: `{method: 'site', data}`, the station named in
+ * data.token). Powers in kW (grid > 0 imports, battery > 0 discharges); null: no reading.
+ */
+export interface SitePush {
+  method: 'site';
+  token: string;
+  alarmNum: number;
+  status: number;
+  gridKw: number | null;
+  pvKw: number | null;
+  batteryKw: number | null;
+  loadKw: number | null;
+  soc: number | null;
+  ts: number | null;
+  todayChargeKwh: number;
+  todayDischargeKwh: number;
+  todayIncome: number;
+  runningVersion: number | null;
+  safe: string | null;
+}
+
+export type RealtimePush = MonitorPush | AlarmPush | ErrorPush | HealthPush | NoticePush | OtaPush | SitePush;
 
 type Loose = Record<string, unknown>;
 
@@ -94,6 +116,30 @@ function alarm(raw: unknown): LiveAlarm | null {
     title: typeof raw.title === 'string' ? raw.title : raw.code,
     start: isNumber(raw.start) ? raw.start : 0,
     end: isNumber(raw.end) ? raw.end : null,
+  };
+}
+
+const orNull = (value: unknown): number | null => (isNumber(value) ? value : null);
+const orZero = (value: unknown): number => (isNumber(value) ? value : 0);
+
+function sitePush(data: Loose): SitePush | null {
+  if (!isToken(data.token)) return null;
+  return {
+    method: 'site',
+    token: data.token,
+    alarmNum: orZero(data.alarmNum),
+    status: orZero(data.status),
+    gridKw: orNull(data.gridKw),
+    pvKw: orNull(data.pvKw),
+    batteryKw: orNull(data.batteryKw),
+    loadKw: orNull(data.loadKw),
+    soc: orNull(data.soc),
+    ts: orNull(data.ts),
+    todayChargeKwh: orZero(data.todayChargeKwh),
+    todayDischargeKwh: orZero(data.todayDischargeKwh),
+    todayIncome: orZero(data.todayIncome),
+    runningVersion: orNull(data.runningVersion),
+    safe: typeof data.safe === 'string' ? data.safe : null,
   };
 }
 
@@ -121,6 +167,7 @@ export function parsePush(text: string): RealtimePush | null {
     const list = Array.isArray(raw.list) ? raw.list.map(alarm).filter((a): a is LiveAlarm => a !== null) : [];
     return { method: 'alarm', token: raw.token, alarmnum: isNumber(raw.alarmnum) ? raw.alarmnum : list.length, list };
   }
+  if (raw.method === 'site' && isObject(raw.data)) return sitePush(raw.data);
   if (raw.method === 'health' && Array.isArray(raw.down)) {
     return { method: 'health', down: raw.down.filter((d): d is string => typeof d === 'string') };
   }

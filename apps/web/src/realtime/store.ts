@@ -2,7 +2,7 @@
 // by the shared connection (client.ts); read through the hooks.
 import { create } from 'zustand';
 import type { ConnectionState } from './connection.ts';
-import type { LiveAlarm, RealtimePush } from './messages.ts';
+import type { LiveAlarm, RealtimePush, SitePush } from './messages.ts';
 
 export interface LiveSet {
   token: string;
@@ -28,6 +28,8 @@ export interface RealtimeState {
   notices: { unread: number | null; pushes: number };
   /** Firmware upgrades that moved: a count of pushes (the upgrade lists refresh on each). */
   ota: { pushes: number };
+  /** The last push of each watched station, by station token. */
+  sites: Record<string, SitePush>;
 }
 
 export const useRealtimeStore = create<RealtimeState>(() => ({
@@ -36,6 +38,7 @@ export const useRealtimeStore = create<RealtimeState>(() => ({
   serverDown: [],
   notices: { unread: null, pushes: 0 },
   ota: { pushes: 0 },
+  sites: {},
 }));
 
 function empty(token: string): LiveSet {
@@ -53,6 +56,10 @@ export function applyPush(push: RealtimePush): void {
   }
   if (push.method === 'ota') {
     useRealtimeStore.setState((s) => ({ ota: { pushes: s.ota.pushes + 1 } }));
+    return;
+  }
+  if (push.method === 'site') {
+    useRealtimeStore.setState((s) => ({ sites: { ...s.sites, [push.token]: push } }));
     return;
   }
   useRealtimeStore.setState((state) => {
@@ -77,7 +84,13 @@ export function setConnectionState(connection: ConnectionState): void {
 
 /** Drops what was received for sets nobody watches any more, so a later visit starts from fresh pushes. */
 export function keepOnly(watched: ReadonlySet<string>): void {
-  const { sets } = useRealtimeStore.getState();
+  const { sets, sites } = useRealtimeStore.getState();
+  const staleSites = Object.keys(sites).filter((token) => !watched.has(token));
+  if (staleSites.length) {
+    const next = { ...sites };
+    for (const token of staleSites) delete next[token];
+    useRealtimeStore.setState({ sites: next });
+  }
   const stale = Object.keys(sets).filter((token) => !watched.has(token));
   if (stale.length === 0) return;
   const next = { ...sets };
