@@ -1,7 +1,8 @@
 // Notifications: an alarm that stops a set reaches its people by e-mail and SMS (the development outbox) and
 // the company's webhook (signed, checked by a real HTTP receiver) within seconds, and the message centre rings;
 // a burst of alarms is one message per set and minute; quiet hours hold all but shutdowns; a receiver that is
-// down for five minutes gets the message once it is back; two instances send each message once; bad webhook
+// down for five minutes gets the message once it is back, one down for a day is given up after 24 hours; two
+// instances send each message once; each person gets the alarms of the level and sets they chose; bad webhook
 // addresses are refused with a localised message and nothing is stored.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -284,6 +285,66 @@ describe('repair requests tell the service desk and the requester', () => {
   });
 });
 
+describe('what each person chose', () => {
+  it('alarms that stop the set only, alarms of one’s own sets only, cleared alarms only when asked', async () => {
+    const db = t.app.database.db;
+    const owner = await freshUser(t, { companyId, role: 'personal' });
+    const admin = await freshUser(t, { companyId, role: 'companyAdmin' });
+    const watcher = await freshUser(t, { companyId, role: 'companyAdmin' });
+    const choose = async (user: { account: string; password: string }, body: Record<string, unknown>) => {
+      const token = await login(t.app, user.account, user.password);
+      const saved = await call(t.app, 'POST', '/user/setMessage', { token, body });
+      expect(saved.code, saved.msg).toBe(200);
+    };
+    await choose(owner, { alarmLevel: 'shutdown', alarmScope: 'mine', alarmCleared: false });
+    // sees every set of the company, but asked for its own sets only: this one is not
+    await choose(admin, { alarmLevel: 'all', alarmScope: 'mine', alarmCleared: true });
+    await choose(watcher, { alarmLevel: 'all', alarmScope: 'all', alarmCleared: true });
+    const set = await newSet(t, { companyId, ownerUserId: owner.id, name: 'Chosen set' });
+    const alarm = (kind: 'alarm.raised' | 'alarm.cleared', code: string, level: string) =>
+      recordNoticeEvent(db, {
+        kind,
+        companyId: null,
+        gensetId: set.id,
+        audience: { set: true },
+        facts: { code, level, title: { 'en-US': code }, ts: Date.now() },
+      });
+    await alarm('alarm.raised', 'low_fuel_warning', 'warning');
+    await alarm('alarm.raised', 'emergency_stop', 'shutdown');
+    await alarm('alarm.cleared', 'low_fuel_warning', 'warning');
+    await t.app.notifications.engine.runOnce();
+
+    const told = async (userId: number) => {
+      const rows = await db
+        .selectFrom('notification')
+        .select(['kind', 'payload'])
+        .where('user_id', '=', userId)
+        .where('genset_id', '=', set.id)
+        .execute();
+      return rows.map((r) => `${r.kind} ${JSON.parse(r.payload).code}`).sort();
+    };
+    const mailed = async (userId: number) =>
+      (
+        await db
+          .selectFrom('notification_delivery')
+          .select('id')
+          .where('user_id', '=', userId)
+          .where('channel', '=', 'email')
+          .where('event_id', 'in', db.selectFrom('notification_event').select('id').where('genset_id', '=', set.id))
+          .execute()
+      ).length;
+    expect(await told(owner.id)).toEqual(['alarm.raised emergency_stop']);
+    expect(await mailed(owner.id)).toBe(1);
+    expect(await told(admin.id)).toEqual([]);
+    expect(await mailed(admin.id)).toBe(0);
+    expect(await told(watcher.id)).toEqual([
+      'alarm.cleared low_fuel_warning',
+      'alarm.raised emergency_stop',
+      'alarm.raised low_fuel_warning',
+    ]);
+  });
+});
+
 describe('delivery with a clock of its own', () => {
   it('quiet hours hold a warning but not a shutdown; a receiver down for 5 minutes gets the message once back; two senders send once', async () => {
     // the server's own sender steps aside: these engines run on the same database with a clock of their own
@@ -405,6 +466,74 @@ describe('delivery with a clock of its own', () => {
     ).toBe(true);
     await a.close();
     await b.close();
+    hook.server.close();
+  });
+
+  it('a receiver that stays down is tried for 24 hours, then given up and logged as failed', async () => {
+    await t.app.notifications.engine.close();
+    const db = t.app.database.db;
+    const hook = await receiver();
+    await hook.stop();
+    const saved = await call(t.app, 'POST', '/webhook/save', {
+      token: manager,
+      body: { name: 'Gone desk', url: hook.url, events: ['alarm.raised'] },
+    });
+    expect(saved.code, saved.msg).toBe(200);
+    const gone = (await call(t.app, 'POST', '/webhook/list', { token: manager })).data.list.find(
+      (w: { name: string }) => w.name === 'Gone desk',
+    );
+    const set = await newSet(t, { companyId, name: 'Far set' });
+    let clock = Date.now();
+    const engine = createNotificationEngine({
+      db,
+      log: t.app.log,
+      sender: createOutboxSender(t.config.outboxDir, t.app.log),
+      email: {
+        send: (msg) =>
+          createOutboxSender(t.config.outboxDir, t.app.log).send({ channel: 'email', purpose: 'notice', ...msg }),
+      },
+      bus: t.app.devices.bus,
+      holder: 'instance-c',
+      now: () => clock,
+    });
+    await recordNoticeEvent(
+      db,
+      {
+        kind: 'alarm.raised',
+        companyId: null,
+        gensetId: set.id,
+        audience: { set: true },
+        facts: { code: 'emergency_stop', level: 'shutdown', title: { 'en-US': 'Emergency stop' }, ts: clock },
+      },
+      clock,
+    );
+    const delivery = () =>
+      db
+        .selectFrom('notification_delivery')
+        .select(['status', 'attempts', 'last_error'])
+        .where('webhook_id', '=', gone.id)
+        .executeTakeFirstOrThrow();
+    const started = clock;
+    await engine.runOnce();
+    while (clock < started + 23 * 3_600_000) {
+      clock += 30 * 60_000;
+      await engine.runOnce();
+    }
+    expect((await delivery()).status).toBe('pending');
+    while (clock < started + 26 * 3_600_000) {
+      clock += 30 * 60_000;
+      await engine.runOnce();
+    }
+    const last = await delivery();
+    expect(last.status).toBe('failed');
+    expect(last.last_error).not.toBe('');
+    // no more tries once given up
+    clock += 3_600_000;
+    await engine.runOnce();
+    expect((await delivery()).attempts).toBe(last.attempts);
+    const log = await call(t.app, 'POST', '/webhook/deliveries', { token: manager, body: { id: gone.id } });
+    expect(log.data.list).toMatchObject([{ status: 'failed', attempts: last.attempts }]);
+    await engine.close();
     hook.server.close();
   });
 });
