@@ -1,4 +1,5 @@
-// Simulated genset controllers as real Modbus TCP servers, for tests, the demo and benchmarks.
+// Simulated controllers as real Modbus TCP servers (genset controllers and the devices of a storage station),
+// for tests, the demo and benchmarks.
 export {
   GensetSimulator,
   startGensetSimulator,
@@ -40,3 +41,38 @@ export { ModbusTcpHost, type ModbusHostOptions, type ModbusUnit } from './modbus
 export { MODBUS_EXCEPTION, ModbusException } from './register-bank.ts';
 export { startGensetFleet, type GensetFleet, type GensetFleetOptions } from './fleet.ts';
 export { startControlServer, type ControlServer, type ControlServerOptions } from './control-server.ts';
+export {
+  EssSiteSimulator,
+  startEssSite,
+  ESS_DEVICES,
+  ESS_UNIT_IDS,
+  type AdvanceSampling,
+  type EssSiteOptions,
+  type EssSiteState,
+  type RunningEssSite,
+  type StartEssSiteOptions,
+} from './ess-simulator.ts';
+export {
+  EssSiteModel,
+  BMS_ALARMS,
+  PCS_COMMANDS,
+  PCS_FAULT_KINDS,
+  PCS_SETTING_KEYS,
+  type BmsAlarm,
+  type BmsSnapshot,
+  type BmsState,
+  type EssSiteModelOptions,
+  type EssSiteSnapshot,
+  type MeterSnapshot,
+  type PcsCommand,
+  type PcsControlMode,
+  type PcsFaultKind,
+  type PcsSettingKey,
+  type PcsSettings,
+  type PcsSnapshot,
+  type PcsState,
+  type PvSnapshot,
+  type PvState,
+} from './ess-model.ts';
+export { deviceValues as essDeviceValues, EssModbusDevice, type DeviceValues } from './ess-registers.ts';
+export { clearSkyPvShare, loadShare, ZoneClock, type LocalTime } from './ess-profiles.ts';
