@@ -76,3 +76,4 @@ export {
 } from './ess-model.ts';
 export { deviceValues as essDeviceValues, EssModbusDevice, type DeviceValues } from './ess-registers.ts';
 export { clearSkyPvShare, loadShare, ZoneClock, type LocalTime } from './ess-profiles.ts';
+export { startEssControlServer, type EssControlServer, type EssControlServerOptions } from './ess-control-server.ts';
