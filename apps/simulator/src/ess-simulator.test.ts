@@ -314,6 +314,58 @@ describe('PCS', () => {
   });
 });
 
+describe('BMS', () => {
+  test('cell extremes, their cells and the limits follow SOC, current and temperature', async () => {
+    const s = await station({ capacityKwh: 500, rampKwPerS: 1000, cellCount: 240 });
+    const read = async (soc: number, kw: number) => {
+      s.sim.setSoc(soc);
+      await writeSetpoint(s.pcs, kw);
+      s.sim.advance(1000);
+      return s.read('bms');
+    };
+    const rest = await read(50, 0);
+    const charging = await read(50, -200);
+    const discharging = await read(50, 200);
+    // Current through the cells' resistance: higher while charging, lower while discharging.
+    expect(charging.max_cell_voltage!).toBeGreaterThan(rest.max_cell_voltage! + 10);
+    expect(discharging.min_cell_voltage!).toBeLessThan(rest.min_cell_voltage! - 10);
+    expect(charging.pack_current).toBeLessThan(0);
+    expect(discharging.pack_current).toBeGreaterThan(0);
+    expect((discharging.pack_voltage! * discharging.pack_current!) / 1000).toBeCloseTo(200 / 0.96, 0);
+    for (const values of [rest, charging, discharging]) {
+      expect(values.max_cell_voltage!).toBeGreaterThan(values.min_cell_voltage!);
+      expect(values.max_cell_temp!).toBeGreaterThan(values.min_cell_temp!);
+      for (const key of ['max_cell_voltage_id', 'min_cell_voltage_id', 'max_cell_temp_id', 'min_cell_temp_id']) {
+        expect(values[key]).toBeGreaterThanOrEqual(1);
+        expect(values[key]).toBeLessThanOrEqual(240);
+      }
+    }
+
+    // Near full the cells spread, the weakest leads, and the charge limit shrinks; near empty the same for discharge.
+    const full = await read(97, -50);
+    expect(full.max_cell_voltage! - full.min_cell_voltage!).toBeGreaterThan(
+      charging.max_cell_voltage! - charging.min_cell_voltage!,
+    );
+    expect(full.charge_power_limit).toBeLessThan(100);
+    expect(full.discharge_power_limit).toBe(250);
+    const empty = await read(4, 50);
+    expect(empty.min_cell_voltage!).toBeLessThan(3150);
+    expect(empty.min_cell_voltage_id).toBe(full.max_cell_voltage_id);
+    expect(empty.discharge_power_limit).toBeLessThan(125);
+    expect(empty.charge_power_limit).toBe(250);
+
+    // Half an hour at full power warms the cells and takes 125 / 0.96 kWh of 490.
+    s.sim.setSoc(90);
+    for (let i = 0; i < 360; i++) {
+      await writeSetpoint(s.pcs, 250);
+      s.sim.advance(5000);
+    }
+    const warm = await s.read('bms');
+    expect(warm.max_cell_temp!).toBeGreaterThan(rest.max_cell_temp! + 5);
+    expect(warm.soc).toBeCloseTo(90 - (125 / 0.96 / 490) * 100, 0);
+  });
+});
+
 describe('site', () => {
   test('the meter balances load, PV and battery; battery discharge lowers import, energy included', async () => {
     const s = await station({ pvRatedKw: 100, rampKwPerS: 1000 });
