@@ -89,7 +89,7 @@ describe('permission', () => {
     expect((await call(t.app, 'POST', '/protocol/add', { token: manager, body: { document: 1 } })).code).toBe(403);
     expect((await exportOf(s, manager)).json().code).toBe(403);
     expect((await call(t.app, 'POST', '/protocol/list', { body: {} })).code).toBe(101);
-    expect(await t.app.database.db.selectFrom('protocol').select('protocol_key').execute()).toHaveLength(2);
+    expect(await t.app.database.db.selectFrom('protocol').select('protocol_key').execute()).toHaveLength(6);
   });
 
   it('lets a role holding protocol:manage in, without being a platform administrator', async () => {
