@@ -1,6 +1,7 @@
 // A set's location tab: the demo trailer's track of the last hour is played back at ×10 along its road, the
-// player's time moving to the end; in Spanish the manager draws a polygon fence on a set of their own with
-// clicks on the map, a fence whose edges cross is refused with the reason, a triangle is saved.
+// player's time moving to the end ten minutes of track a second; in Spanish the manager draws a polygon fence on
+// a set of their own with clicks on the map, a fence whose edges cross is refused with the reason, a triangle is
+// saved.
 import type { APIRequestContext, Page } from '@playwright/test';
 import type { GensetListResponse, TrackResponse } from '@genset/protocol';
 import { test as base, expect } from './fixtures.ts';
@@ -36,9 +37,13 @@ async function clickMap(page: Page, points: [number, number][]) {
   for (const [x, y] of points) await map.click({ position: { x: box.width * x, y: box.height * y } });
 }
 
+/** Track time the player moves on each of its frames at ×1 (a minute of track a second, ten frames a second). */
+const X1_STEP_MS = 6_000;
+
 test('the trailer’s last hour plays back at ×10 along its road', async ({ page, manager }) => {
   const token = await trailer(page.request, manager);
-  // the trailer reports a fix each time it has moved 50 m: wait until its road has a few
+  // the trailer reports a fix each time it has moved 50 m: wait until its road has a few, over more time than
+  // three frames of the player at ×1, so that ×10 can be told from ×1 by the player's first step
   await expect(async () => {
     const now = Date.now();
     const track = await api<TrackResponse>(
@@ -47,7 +52,9 @@ test('the trailer’s last hour plays back at ×10 along its road', async ({ pag
       { token, start: now - 3_600_000, end: now },
       manager,
     );
-    expect(track.data.points.length).toBeGreaterThanOrEqual(3);
+    const points = track.data.points;
+    expect(points.length).toBeGreaterThanOrEqual(3);
+    expect(points.at(-1)![0]! - points[0]![0]!).toBeGreaterThan(3 * X1_STEP_MS);
   }).toPass({ timeout: 120_000 });
 
   await useToken(page.context(), manager);
@@ -64,11 +71,32 @@ test('the trailer’s last hour plays back at ×10 along its road', async ({ pag
   const time = page.getByTestId('track-time');
   const start = Number(await time.getAttribute('data-at'));
   await page.getByText('×10').click();
+  // the player's time at each of its frames, noted in the page as it moves (a short road ends between two looks)
+  await time.evaluate((el) => {
+    const steps: number[] = [];
+    (window as unknown as { trackSteps: number[] }).trackSteps = steps;
+    new MutationObserver(() => steps.push(Number(el.getAttribute('data-at')))).observe(el, {
+      attributes: true,
+      attributeFilter: ['data-at'],
+    });
+  });
+  const steps = () => page.evaluate(() => (window as unknown as { trackSteps: number[] }).trackSteps);
   await page.getByTestId('track-play').click();
-  await expect(page.getByTestId('track-play')).toHaveText(/Pause/);
-  await expect.poll(async () => Number(await time.getAttribute('data-at'))).toBeGreaterThan(start);
+  await expect.poll(async () => (await steps()).length).toBeGreaterThan(0);
   // ×10 plays ten minutes of track a second: the last hour ends within seconds, and the player stops
   await expect(page.getByTestId('track-play')).toHaveText(/Play/, { timeout: 30_000 });
+  const end = Number(await time.getAttribute('data-at'));
+  const seen = await steps();
+  expect(seen.at(-1)).toBe(end);
+  expect(end - start).toBeGreaterThan(3 * X1_STEP_MS);
+  // a frame at ×10 moves the time on by a minute of track, ten times a frame at ×1 (two frames may reach the
+  // page as one); the last one stops at the end of the track
+  const strides = seen.map((at, i) => at - (i === 0 ? start : seen[i - 1]!));
+  expect(strides[0]).toBeGreaterThanOrEqual(Math.min(10 * X1_STEP_MS, end - start));
+  for (const stride of strides.slice(0, -1)) {
+    expect(stride).toBeGreaterThan(0);
+    expect(stride % (10 * X1_STEP_MS)).toBe(0);
+  }
 });
 
 test('in Spanish the manager draws a polygon fence; one whose edges cross is refused', async ({ browser, manager }) => {
