@@ -200,10 +200,6 @@ export class EmsCycle {
     return this.cycles;
   }
 
-  get version(): number {
-    return this.tactic?.version ?? 0;
-  }
-
   /**
    * Takes a tactic from the cloud: checked against this module, kept on disk, run from the next cycle. The same
    * version again is taken (a re-sent request); an older one is refused.
@@ -292,6 +288,7 @@ export class EmsCycle {
     this.cycles += 1;
     const read = await this.read();
     const now = Date.now();
+    if (this.events.some((event) => event.endTs <= now)) this.events = this.events.filter((event) => event.endTs > now);
     const safe = this.safeReason(read, now);
     let decision: EmsDecision | undefined;
     if (!safe) {
