@@ -35,6 +35,7 @@ import maintenancePlugin from './plugins/maintenance.ts';
 import otaPlugin from './plugins/ota.ts';
 import iotcardPlugin from './plugins/iotcard.ts';
 import tracksPlugin from './plugins/tracks.ts';
+import sitesPlugin from './plugins/sites.ts';
 import { createAuthService } from './modules/auth/service.ts';
 import { createAccountService } from './modules/account/service.ts';
 import { createCompanyService } from './modules/company/service.ts';
@@ -173,6 +174,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(otaPlugin);
   await app.register(iotcardPlugin);
   await app.register(tracksPlugin);
+  await app.register(sitesPlugin);
 
   mkdirSync(config.uploadsDir, { recursive: true });
   await app.register(fastifyStatic, {

@@ -15,7 +15,7 @@ import { createPlanner, type Planner } from '../modules/devices/plans.ts';
 import { createCommandDispatcher, type CommandDispatcher } from '../modules/devices/commands.ts';
 import { createFleet, type Fleet } from '../modules/devices/fleet.ts';
 import { createDeviceService, type DeviceService } from '../modules/devices/service.ts';
-import { realtimeRoutes } from '../modules/devices/realtime.ts';
+import { realtimeRoutes, type StationWatch } from '../modules/devices/realtime.ts';
 import { deviceRoutes } from '../modules/devices/routes.ts';
 import type { DeviceTransport, ModemMessageHandler } from '../modules/devices/transport.ts';
 import type { ModemChannel } from '@genset/protocol';
@@ -44,6 +44,8 @@ export interface DevicesHandle {
   demoBackfilled: Promise<void>;
   /** What the server cannot reach now (kept by the readiness watch), told to every open console. */
   health: ServiceHealth;
+  /** Stations for the realtime channel (set by the stations' plugin). */
+  stations?: StationWatch;
 }
 
 declare module 'fastify' {
@@ -170,6 +172,7 @@ export default fp(
       bus,
       snapshot: service.snapshot,
       groupMembers: createGroupRepository(db).memberSets,
+      stations: () => handle.stations,
     });
     await app.register(deviceRoutes, { prefix: API_BASE, devices: service, auth: opts.auth });
 

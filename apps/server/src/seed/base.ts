@@ -104,6 +104,38 @@ export const MENU: MenuSeed[] = [
     visible: true,
     permission: Permission.otaManage,
   },
+  // Energy-storage stations: the stations one sees, adding and editing them, and the company's price templates.
+  {
+    name: 'stations',
+    type: 'M',
+    url: '/site',
+    ico: 'ThunderboltOutlined',
+    component: 'Layout',
+    visible: true,
+    permission: Permission.siteView,
+  },
+  s('myStations', '/site/list', 'site/list', 'AppstoreOutlined', true, Permission.siteView),
+  s('stationAdd', '/site/add', 'site/add', 'PlusOutlined', false, Permission.siteManage),
+  s('stationEdit', '/site/edit/:token', 'site/edit', 'EditOutlined', false, Permission.siteManage),
+  s('priceTemplates', '/site/template', 'site/template', 'MoneyCollectOutlined', true, Permission.siteView),
+  // The energy-station layout (type E, /ems/?token=…): a station's own pages, its left menu in this order (the
+  // second entry carries the alarm count). Reached from My stations, so not in the main menu itself.
+  {
+    name: 'ems',
+    type: 'E',
+    url: '/ems',
+    ico: 'ThunderboltOutlined',
+    component: 'EmsLayout',
+    visible: false,
+    permission: Permission.siteView,
+  },
+  e('emsOverview', '/ems/index', 'ems/index', 'DashboardOutlined'),
+  e('emsAlarms', '/ems/baojinginfo', 'ems/baojinginfo', 'AlertOutlined'),
+  e('emsStats', '/ems/statistics', 'ems/statistics', 'BarChartOutlined'),
+  e('emsDevices', '/ems/devices', 'ems/devices', 'ClusterOutlined'),
+  e('emsStrategy', '/ems/strategy', 'ems/strategy', 'ControlOutlined'),
+  e('emsRunRecord', '/ems/records', 'ems/records', 'HistoryOutlined'),
+  e('emsLog', '/ems/log', 'ems/log', 'FileTextOutlined'),
   // Protocols: register maps, commands and configuration parameters of the controllers.
   {
     name: 'protocols',
@@ -127,6 +159,14 @@ export const MENU: MenuSeed[] = [
 
 function g(name: string, url: string, component: string, ico: string, visible: boolean, permission?: string): MenuSeed {
   return { name, parent: 'gensets', type: 'M', url, ico, component, visible, ...(permission ? { permission } : {}) };
+}
+
+function s(name: string, url: string, component: string, ico: string, visible: boolean, permission: string): MenuSeed {
+  return { name, parent: 'stations', type: 'M', url, ico, component, visible, permission };
+}
+
+function e(name: string, url: string, component: string, ico: string): MenuSeed {
+  return { name, parent: 'ems', type: 'E', url, ico, component, visible: true, permission: Permission.siteView };
 }
 
 function p(name: string, url: string, component: string, visible = false): MenuSeed {

@@ -24,6 +24,7 @@ import { ota } from './019-ota.ts';
 import { simUsage } from './017-sim-usage.ts';
 import { tracks } from './018-tracks.ts';
 import { controllerFirmware } from './020-controller-firmware.ts';
+import { sites } from './021-sites.ts';
 
 export function migrations(kind: DbKind): Record<string, Migration> {
   return {
@@ -48,5 +49,6 @@ export function migrations(kind: DbKind): Record<string, Migration> {
     '018-tracks': tracks(),
     '020-controller-firmware': controllerFirmware(),
     '019-ota': ota(kind),
+    '021-sites': sites(kind),
   };
 }

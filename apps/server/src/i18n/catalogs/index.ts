@@ -15,6 +15,7 @@ import maintenance from './maintenance.ts';
 import ota from './ota.ts';
 import iotcard from './iotcard.ts';
 import tracks from './tracks.ts';
+import sites from './sites.ts';
 
 export type DomainCatalog = Record<Language, Record<string, string>>;
 
@@ -34,4 +35,5 @@ export const domains: DomainCatalog[] = [
   iotcard,
   tracks,
   ota,
+  sites,
 ];

@@ -59,6 +59,12 @@ export interface OtaBusMessage {
   job: OtaJob;
 }
 
+/** A station changed (its EMS status, its bindings): pages watching it are pushed its overview again. */
+export interface SiteBusMessage {
+  siteId: number;
+  token: string;
+}
+
 export interface BusEvents {
   monitor: MonitorMessage;
   alarm: AlarmMessage;
@@ -67,6 +73,7 @@ export interface BusEvents {
   watch: WatchMessage;
   notice: NoticeMessage;
   ota: OtaBusMessage;
+  site: SiteBusMessage;
 }
 
 export interface RealtimeBus {

@@ -3,7 +3,9 @@
 // that shows many sets (the home page, the monitor grid) lists them in `tokens` (at most 100): it gets their
 // pushes too, but only the one `token` switches its module to the online rate. A group's page names the group
 // in `group`: every member of a parallel or multi-machine group (at most 16) reports at the online rate then,
-// since the page is there to watch them act together (synchronise, share the load).
+// since the page is there to watch them act together (synchronise, share the load). A station's pages name the
+// station's token in `token`: they get `{method: 'site', data}` (its overview and alarm count) whenever one of
+// its sets reports or its EMS status changes, and its sets report at the online rate meanwhile.
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from '@fastify/websocket';
 import { pickLanguage, ResultCode, type Language } from '@genset/protocol';
@@ -11,7 +13,8 @@ import { z } from 'zod';
 import { AppError } from '../../lib/errors.ts';
 import { translate } from '../../i18n/messages.ts';
 import type { AuthService } from '../auth/service.ts';
-import type { AccountService } from '../account/service.ts';
+import type { AccountService, Grant } from '../account/service.ts';
+import type { UserRow } from '../auth/repository.ts';
 import type { RealtimeBus, MonitorMessage, AlarmMessage } from './bus.ts';
 import type { Fleet } from './fleet.ts';
 import type { Planner } from './plans.ts';
@@ -38,6 +41,21 @@ const heartbeat = z.object({
   language: z.string().max(20).optional(),
 });
 
+/** Stations as the realtime channel needs them (given by the stations' module once it is there). */
+export interface StationWatch {
+  /** The station named by token if the user may see it: its id and the ids of its sets. */
+  resolve(
+    user: UserRow,
+    grant: Grant,
+    token: string,
+  ): Promise<{ siteId: number; token: string; gensetIds: number[] } | null>;
+  /** What a station's pages are pushed now (`data` of the `site` message); null when it is gone. */
+  push(siteId: number): Promise<object | null>;
+}
+
+/** Pushes of one station are gathered for this long: its sets report one after the other. */
+const STATION_PUSH_DELAY_MS = 200;
+
 interface Watcher {
   socket: WebSocket;
   /** The user of the last heartbeat: another user's heartbeat on the same connection starts from nothing. */
@@ -55,6 +73,8 @@ interface Watcher {
   /** The members of the watched group (id → token), at the online rate, and the group's token. */
   group: Map<number, string>;
   groupKey: string;
+  /** The station of `token`, when `token` names a station rather than a set. */
+  station: { siteId: number; token: string; gensetIds: number[] } | null;
   lang: Language;
   timer: NodeJS.Timeout;
 }
@@ -70,6 +90,8 @@ export interface RealtimeOptions {
   snapshot: (gensetId: number) => Promise<{ monitor: MonitorMessage; alarm: AlarmMessage } | null>;
   /** The member sets of a group, in order; undefined for an unknown group. */
   groupMembers?: (groupToken: string) => Promise<{ id: number; token: string }[] | undefined>;
+  /** Stations, once their module is registered (a `token` that names no set may name one). */
+  stations?: () => StationWatch | undefined;
 }
 
 export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions) {
@@ -100,12 +122,39 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
     for (const w of everyone) if (w.userId !== null) healthPush(w);
   });
 
+  // Stations watched: by station, and the stations each of their sets belongs to.
+  const bySite = new Map<number, Set<Watcher>>();
+  const sitesOfSet = new Map<number, Map<number, number>>();
+  const pushTimers = new Map<number, NodeJS.Timeout>();
+  const schedulePush = (siteId: number) => {
+    if (pushTimers.has(siteId) || !bySite.has(siteId)) return;
+    const timer = setTimeout(() => {
+      pushTimers.delete(siteId);
+      void pushStation(siteId).catch((err: unknown) => app.log.warn({ err, siteId }, 'station push failed'));
+    }, STATION_PUSH_DELAY_MS);
+    timer.unref();
+    pushTimers.set(siteId, timer);
+  };
+  async function pushStation(siteId: number, only?: Watcher) {
+    const watchers = only ? [only] : [...(bySite.get(siteId) ?? [])];
+    if (watchers.length === 0) return;
+    const data = await opts.stations?.()?.push(siteId);
+    if (!data) return;
+    for (const w of watchers) if (w.station?.siteId === siteId) send(w, { method: 'site', data });
+  }
+  const stationSetChanged = (gensetId: number) => {
+    for (const siteId of sitesOfSet.get(gensetId)?.keys() ?? []) schedulePush(siteId);
+  };
+
   const unsubscribeMonitor = opts.bus.subscribe('monitor', (m) => {
     for (const w of bySet.get(m.gensetId) ?? []) monitorPush(w, m);
+    stationSetChanged(m.gensetId);
   });
   const unsubscribeAlarm = opts.bus.subscribe('alarm', (m) => {
     for (const w of bySet.get(m.gensetId) ?? []) alarmPush(w, m);
+    stationSetChanged(m.gensetId);
   });
+  const unsubscribeSite = opts.bus.subscribe('site', (m) => schedulePush(m.siteId));
   // A person's new notices ring the bell of every console they have open, whichever set it watches.
   const unsubscribeNotice = opts.bus.subscribe('notice', (m) => {
     for (const w of everyone) {
@@ -122,6 +171,8 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
     }
   });
   app.addHook('onClose', async () => {
+    unsubscribeSite();
+    for (const timer of pushTimers.values()) clearTimeout(timer);
     unsubscribeOta();
     unsubscribeNotice();
     unsubscribeHealth();
@@ -141,7 +192,46 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
     if (set && set.size === 0) bySet.delete(gensetId);
   };
 
+  /** Stops following the station of `token`, if it names one. */
+  async function stopWatchingStation(w: Watcher) {
+    const station = w.station;
+    if (!station) return;
+    w.station = null;
+    w.token = '';
+    const watchers = bySite.get(station.siteId);
+    watchers?.delete(w);
+    if (watchers?.size === 0) bySite.delete(station.siteId);
+    for (const id of station.gensetIds) {
+      const sites = sitesOfSet.get(id);
+      const n = (sites?.get(station.siteId) ?? 1) - 1;
+      if (n > 0) sites!.set(station.siteId, n);
+      else sites?.delete(station.siteId);
+      if (sites?.size === 0) sitesOfSet.delete(id);
+      await opts.planner.unwatch(id);
+    }
+  }
+
+  /** Follows a station the user may see; false when `token` names none. */
+  async function watchStation(w: Watcher, user: UserRow, grant: Grant, token: string): Promise<boolean> {
+    const station = await opts.stations?.()?.resolve(user, grant, token);
+    if (!station) return false;
+    w.station = station;
+    w.token = station.token;
+    let watchers = bySite.get(station.siteId);
+    if (!watchers) bySite.set(station.siteId, (watchers = new Set()));
+    watchers.add(w);
+    for (const id of station.gensetIds) {
+      let sites = sitesOfSet.get(id);
+      if (!sites) sitesOfSet.set(id, (sites = new Map()));
+      sites.set(station.siteId, (sites.get(station.siteId) ?? 0) + 1);
+      await opts.planner.watch(id);
+    }
+    await pushStation(station.siteId, w);
+    return true;
+  }
+
   async function stopWatching(w: Watcher) {
+    await stopWatchingStation(w);
     if (w.gensetId === null) return;
     const id = w.gensetId;
     w.gensetId = null;
@@ -248,6 +338,7 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
       manyKey: '',
       group: new Map(),
       groupKey: '',
+      station: null,
       lang: 'en-US',
       timer: setTimeout(() => socket.close(4000, 'heartbeat timeout'), HEARTBEAT_TIMEOUT_MS),
     };
@@ -299,10 +390,16 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
             const same = await opts.fleet.byToken(hb.token);
             if (same?.id === w.gensetId && (await opts.fleet.rightsOn(session.user, session.grant, same))) return;
           }
+          if (hb.token === w.token && w.station) {
+            // The same station again: followed anew (its sets, the user's rights may have changed meanwhile).
+            const again = await opts.stations?.()?.resolve(session.user, session.grant, hb.token);
+            if (again && again.gensetIds.join() === w.station.gensetIds.join()) return;
+          }
           await stopWatching(w);
           if (!hb.token) return;
           const set = await opts.fleet.byToken(hb.token);
           const rights = set ? await opts.fleet.rightsOn(session.user, session.grant, set) : null;
+          if (!set && (await watchStation(w, session.user, session.grant, hb.token))) return;
           if (!set || !rights) {
             send(w, {
               method: 'error',

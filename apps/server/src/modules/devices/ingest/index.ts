@@ -10,10 +10,12 @@
 //   rollups.ts        hour/day rollups in memory, written in slices with the latest values every `persistMs`
 //   acks.ts           how far each module may be acked, and the ack itself
 // sets.ts keeps the module and set bindings and each set's live state; presence.ts handles the modules'
-// hellos, events and goodbyes and the watchdog; positions.ts their GPS fixes, tracks and fences. This file
+// hellos, events and goodbyes and the watchdog; positions.ts their GPS fixes, tracks and fences; a station's
+// energy is counted from its PCS's counters in the batch (sites/energy.ts) and its module's EMS status is kept
+// between batches (sites/ems-status.ts). This file
 // wires them: the queue, its backpressure on the broker, the batch loop, and the writing of what is held in
 // memory between batches.
-import type { ModemChannel, ModemData } from '@genset/protocol';
+import type { EmsStatus, ModemChannel, ModemData } from '@genset/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../db/database.ts';
 import type { RealtimeBus } from '../bus.ts';
@@ -27,7 +29,9 @@ import { createRollups } from './rollups.ts';
 import { createSets } from './sets.ts';
 import { createStatusAlarms } from './status-alarms.ts';
 import { createStore } from './store.ts';
-import { newStats, type Queued } from './types.ts';
+import { createSiteEnergy } from '../../sites/energy.ts';
+import { createSiteEms } from '../../sites/ems-status.ts';
+import { newStats, type ModemInfo, type Queued } from './types.ts';
 
 export { STATUS } from './types.ts';
 
@@ -73,8 +77,10 @@ export function createIngest(opts: IngestOptions) {
   const rollups = createRollups({ db, log, sets, acks, stats, persistMs, cluster });
   const statusAlarms = createStatusAlarms({ db, sets, bus, log });
   const decoder = createDecoder({ db, sets, protocols, acks, log, stats });
-  const store = createStore({ db, sets, statusAlarms });
+  const siteEnergy = createSiteEnergy({ db, protocols, log });
+  const store = createStore({ db, sets, statusAlarms, siteEnergy });
   const positions = createPositions({ db, sets, statusAlarms, log });
+  const siteEms = createSiteEms({ db, sets, statusAlarms, bus, log });
   const presence = createPresence({
     db,
     sets,
@@ -100,6 +106,8 @@ export function createIngest(opts: IngestOptions) {
   /** One batch through the stages; returns what to send and announce once it is committed. */
   async function processBatch(batch: Queued[]) {
     const { decoded, seen } = await decoder.decodeBatch(batch);
+    // (read before the transaction opens, as everything a batch reads)
+    await siteEnergy.prepare();
     const written = await store.write(decoded, seen);
     // Committed: the sets take their new state, the modules their acks, the stored samples go into the rollups.
     store.adopt(written.working);
@@ -217,14 +225,21 @@ export function createIngest(opts: IngestOptions) {
           return;
         }
         case 'hello':
-          void presence.hello(modemKey, payload).catch((err: unknown) => {
-            stats.refused++;
-            log.warn({ modem: modemKey, err }, 'malformed hello refused');
-          });
+          void presence.hello(modemKey, payload).then(
+            (heard) => {
+              if (heard?.hello.ems) emsStatus(heard.modem, heard.hello.ems);
+            },
+            (err: unknown) => {
+              stats.refused++;
+              log.warn({ modem: modemKey, err }, 'malformed hello refused');
+            },
+          );
           return;
         case 'event':
           void presence.event(modemKey, payload).then(
             (heard) => {
+              // a station's module: what its EMS runs, between batches (a safe stop is an alarm of its PCS)
+              if (heard?.event.ems) emsStatus(heard.modem, heard.event.ems);
               // its GPS fix moves its sets, between batches (which own the sets' alarms)
               if (heard?.event.gps)
                 void exclusive(() => positions.fix(heard.modem, heard.event)).catch((err: unknown) =>
@@ -249,6 +264,12 @@ export function createIngest(opts: IngestOptions) {
     }
   }
 
+  function emsStatus(modem: ModemInfo, ems: EmsStatus) {
+    void exclusive(() => siteEms.status(modem, ems)).catch((err: unknown) =>
+      log.error({ err, modem: modem.key }, 'station EMS status not stored'),
+    );
+  }
+
   presence.start();
   transport.onMessage(receive);
 
@@ -270,6 +291,10 @@ export function createIngest(opts: IngestOptions) {
     /** The module is not there (whatever its replayed past said): its sets are shown offline. */
     absent(modemKey: string) {
       presence.gone(modemKey);
+    },
+    /** Stations, their sets or price templates changed: their energy bindings are read again. */
+    sitesChanged() {
+      siteEnergy.invalidate();
     },
     /** Forget cached bindings (after a set is added, moved or deleted). */
     invalidate() {

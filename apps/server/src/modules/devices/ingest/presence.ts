@@ -49,6 +49,7 @@ export function createPresence({ db, sets, statusAlarms, bus, log, expectedPerio
       offline(modemKey, 'moduleOffline');
     },
 
+    /** Records what the module is; returns the module and its hello for the stages that read more of it. */
     async hello(modemKey: string, payload: Buffer) {
       const hello = modemHello.parse(JSON.parse(payload.toString('utf8')));
       const modem = await sets.modemByKey(modemKey);
@@ -80,6 +81,7 @@ export function createPresence({ db, sets, statusAlarms, bus, log, expectedPerio
       sets.online.add(modem.id);
       bus.publish('modem', { modemId: modem.id, online: true });
       onHello(modemKey);
+      return { modem, hello };
     },
 
     /** Stores the module's telemetry; returns the module and its event for the stages that read more of it. */

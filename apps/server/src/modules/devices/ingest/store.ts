@@ -6,6 +6,7 @@
 import { CompiledQuery } from 'kysely';
 import type { Db } from '../../../db/database.ts';
 import { sampleKeyColumns } from '../../../db/partitions.ts';
+import type { SiteEnergy } from '../../sites/energy.ts';
 import type { Sets } from './sets.ts';
 import type { BatchChanges, StatusAlarms } from './status-alarms.ts';
 import type { Decoded, SeenSeqs, SetState, StoredSample } from './types.ts';
@@ -13,7 +14,18 @@ import type { Decoded, SeenSeqs, SetState, StoredSample } from './types.ts';
 /** Samples inserted by one statement. */
 const SAMPLE_CHUNK = 100;
 
-export function createStore({ db, sets, statusAlarms }: { db: Db; sets: Sets; statusAlarms: StatusAlarms }) {
+export function createStore({
+  db,
+  sets,
+  statusAlarms,
+  siteEnergy,
+}: {
+  db: Db;
+  sets: Sets;
+  statusAlarms: StatusAlarms;
+  /** A station's PCS: its energy counters are counted onto the station's days and periods. */
+  siteEnergy?: SiteEnergy;
+}) {
   // The hot insert, compiled by Kysely for this dialect once per row count and then run with new parameters.
   const sampleInserts = new Map<number, string>();
   const sampleInsertSql = (rows: number) => {
@@ -78,6 +90,7 @@ export function createStore({ db, sets, statusAlarms }: { db: Db; sets: Sets; st
           const writing = statusAlarms.apply(trx, set, d, changes);
           if (writing) await writing;
           if (!d.message.error) rollups.push({ set, ts: d.message.ts, values: d.values, id });
+          if (!d.message.error && siteEnergy?.has(set.id)) await siteEnergy.apply(trx, set.id, d.message.ts, d.values);
           touched.set(set.id, set);
         }
         cameOnline = await statusAlarms.writeBatch(trx, working, changes, seen.keys());
