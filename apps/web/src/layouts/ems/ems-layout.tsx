@@ -1,11 +1,13 @@
-// The energy-station layout (/ems/*): company logo and name, the station's totals, and a left menu whose
-// second item carries the alarm count.
+// The energy-station layout (/ems/*): company logo and name, the station's totals and status, and a left menu
+// whose second item carries the station's alarm count, both live over the realtime channel.
 import { Suspense } from 'react';
 import { Badge, Button, Flex, Layout, Menu, Typography } from 'antd';
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../stores/session.ts';
+import { collectPages } from '../../app/menu-routes.ts';
+import { useStation } from '../../features/sites/use-station.ts';
 import { FullPageLoading } from '../../components/full-page-loading.tsx';
 import { useDevice } from '../shell/use-device.ts';
 import { useEmsMenu } from './ems-menu.ts';
@@ -21,8 +23,12 @@ export function EmsLayout() {
   const embedded = useSession((s) => s.embedded);
   const items = useEmsMenu();
   const { token, hrefFor } = useEmsQuery();
+  const routes = useSession((s) => s.routes);
+  const station = useStation(token);
   const mobile = device === 'mobile';
-  const alarmCount = 0;
+  const alarmCount = token ? (station.alarmNum ?? 0) : 0;
+  // back to the list of stations when the menu has it, else home
+  const back = collectPages(routes).some((p) => p.path === '/site/list') ? '/site/list' : '/index';
 
   const menu = (
     <Menu
@@ -35,7 +41,14 @@ export function EmsLayout() {
           label: (
             <Link to={hrefFor(item.path)}>
               {index === 1 ? (
-                <Badge count={alarmCount} showZero size="small" offset={[10, -2]} title={t('ems.alarmCount')}>
+                <Badge
+                  count={alarmCount}
+                  showZero
+                  size="small"
+                  offset={[10, -2]}
+                  title={t('ems.alarmCount')}
+                  data-testid="ems-alarm-badge"
+                >
                   <span>{label}</span>
                 </Badge>
               ) : (
@@ -61,7 +74,7 @@ export function EmsLayout() {
               type="text"
               icon={<ArrowLeftOutlined style={{ color: '#fff' }} />}
               aria-label={t('top.back')}
-              onClick={() => navigate('/index')}
+              onClick={() => navigate(back)}
             />
           )}
           <img src={company?.logo || '/favicon.svg'} alt="" width={28} height={28} style={{ objectFit: 'contain' }} />
@@ -71,7 +84,7 @@ export function EmsLayout() {
         </Flex>
       </Layout.Header>
       <div style={{ background: '#fff', padding: '12px 16px', borderBottom: '1px solid #f0f0f0' }}>
-        <StationTotals token={token} />
+        <StationTotals station={token ? station : null} />
       </div>
       {mobile ? menu : null}
       <Layout>

@@ -1,4 +1,5 @@
-// The station layout's left menu: the server's E entries when it sends them, else the two fixed pages.
+// The station layout's left menu: the server's E entries when it sends them, else the station pages the
+// console has (the second is the alarms page, whose item carries the alarm count).
 import { useMemo } from 'react';
 import { useSession } from '../../stores/session.ts';
 import { buildMenu, type MenuNode } from '../../app/menu-routes.ts';
@@ -12,6 +13,11 @@ export interface EmsMenuItem {
 const FIXED: EmsMenuItem[] = [
   { path: '/ems/index', titleKey: 'ems.menu.overview' },
   { path: '/ems/baojinginfo', titleKey: 'ems.menu.alarms' },
+  { path: '/ems/statistics', titleKey: 'ems.menu.statistics' },
+  { path: '/ems/devices', titleKey: 'ems.menu.devices' },
+  { path: '/ems/strategy', titleKey: 'ems.menu.strategy' },
+  { path: '/ems/records', titleKey: 'ems.menu.records' },
+  { path: '/ems/log', titleKey: 'ems.menu.log' },
 ];
 
 function leaves(nodes: MenuNode[]): MenuNode[] {

@@ -1,8 +1,11 @@
-// A station page before its content exists: without a station token it asks to choose a station.
+// A station page reached through /ems/:page (the server's menu has no entry of its own for it): the
+// console's page of that name when it has one, else a card that says there is nothing yet. Without a
+// station token it asks to choose a station.
 import { Button, Card, Result } from 'antd';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../components/empty-state.tsx';
+import { PAGE_MAP } from '../../app/page-map.ts';
 import { useEmsMenu } from './ems-menu.ts';
 import { useEmsQuery } from './ems-query.ts';
 
@@ -14,6 +17,8 @@ export function EmsPlaceholderPage() {
   const { token } = useEmsQuery();
   const item = items.find((i) => i.path === pathname);
   if (!item) return <Navigate to="/404" replace />;
+  const Page = PAGE_MAP[pathname.replace(/^\/+/, '')];
+  if (Page) return <Page />;
   if (!token) {
     return (
       <Result

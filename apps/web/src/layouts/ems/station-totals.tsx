@@ -1,26 +1,60 @@
-// The station line of the energy-station header: name, status, total charge, discharge and income.
+// The station line of the energy-station header: name, status, total charge, discharge and income since the
+// station was built (kWh and the station's currency, the yuan by default).
 import { Flex, Statistic, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { localUnit } from '../../components/format.ts';
+import { currencyUnit, ENERGY_DECIMALS, MONEY_DECIMALS } from '../../features/sites/site-format.ts';
+import { SiteStatusTag } from '../../features/sites/site-status-tag.tsx';
+import type { Station } from '../../features/sites/use-station.ts';
 
-export function StationTotals({ token }: { token: string }) {
+export function StationTotals({ station }: { station: Station | null }) {
   const { t } = useTranslation();
   const none = t('common.none');
+  const site = station?.info?.site;
   const figures = [
-    { key: 'charge', title: t('ems.totals.charge'), suffix: t('ems.units.kwh') },
-    { key: 'discharge', title: t('ems.totals.discharge'), suffix: t('ems.units.kwh') },
-    { key: 'income', title: t('ems.totals.income'), suffix: t('ems.units.yuan') },
+    {
+      key: 'charge',
+      title: t('ems.totals.charge'),
+      value: site?.total_charge,
+      precision: ENERGY_DECIMALS,
+      suffix: localUnit('kWh'),
+    },
+    {
+      key: 'discharge',
+      title: t('ems.totals.discharge'),
+      value: site?.total_discharge,
+      precision: ENERGY_DECIMALS,
+      suffix: localUnit('kWh'),
+    },
+    {
+      key: 'income',
+      title: t('ems.totals.income'),
+      value: site?.total_income,
+      precision: MONEY_DECIMALS,
+      suffix: currencyUnit(site?.currency),
+    },
   ];
   return (
     <Flex gap={24} wrap align="center" data-testid="station-totals">
       <div>
         <Typography.Text type="secondary">{t('ems.station')}</Typography.Text>
         <div>
-          <Typography.Text strong>{token ? none : t('ems.noStation')}</Typography.Text>{' '}
-          <Tag>{t('ems.status.unknown')}</Tag>
+          <Typography.Text strong data-testid="station-name">
+            {site ? site.name : station ? none : t('ems.noStation')}
+          </Typography.Text>{' '}
+          {site ? <SiteStatusTag status={station?.status ?? site.status} /> : <Tag>{t('ems.status.unknown')}</Tag>}
         </div>
       </div>
       {figures.map((f) => (
-        <Statistic key={f.key} title={f.title} value={none} suffix={f.suffix} styles={{ content: { fontSize: 18 } }} />
+        <Statistic
+          key={f.key}
+          title={f.title}
+          value={f.value ?? none}
+          precision={f.value === undefined ? undefined : f.precision}
+          suffix={f.suffix}
+          styles={{ content: { fontSize: 18 } }}
+          data-testid={`total-${f.key}`}
+        />
       ))}
     </Flex>
   );

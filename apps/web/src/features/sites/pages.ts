@@ -1,0 +1,15 @@
+// Menu pages of stations: "My stations" in the shell, and the station's pages in the /ems/ layout (their
+// query carries the station token). The server's menu names them by these components.
+import { lazyPage, type LazyPage } from '../../app/lazy-page.ts';
+
+export const PAGES: Record<string, LazyPage> = {
+  'site/list': lazyPage(() => import('./site-list-page.tsx'), 'SiteListPage'),
+  'site/info': lazyPage(() => import('./site-info-page.tsx'), 'SiteInfoPage'),
+  'ems/index': lazyPage(() => import('./overview-page.tsx'), 'OverviewPage'),
+  'ems/baojinginfo': lazyPage(() => import('./alarms-page.tsx'), 'AlarmsPage'),
+  'ems/statistics': lazyPage(() => import('./statistics-page.tsx'), 'StatisticsPage'),
+  'ems/devices': lazyPage(() => import('./devices-page.tsx'), 'DevicesPage'),
+  'ems/strategy': lazyPage(() => import('./strategy-page.tsx'), 'StrategyPage'),
+  'ems/records': lazyPage(() => import('./records-page.tsx'), 'RecordsPage'),
+  'ems/log': lazyPage(() => import('./log-page.tsx'), 'LogPage'),
+};
