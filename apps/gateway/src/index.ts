@@ -11,3 +11,4 @@ export {
 export { consoleLogger, silentLogger, type GatewayLogger } from './logger.ts';
 export type { ControllerStatus } from './controller-poller.ts';
 export { buildModuleImage, readModuleImageHeader, downloadWithResume, sha256File, type OtaStats } from './ota.ts';
+export { decide, SOC_LATCH_OPEN, type EmsDecision, type EmsMeasurements, type SocLatch } from './ems/strategies.ts';

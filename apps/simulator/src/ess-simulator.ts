@@ -139,7 +139,11 @@ export class EssSiteSimulator {
     this.timer = undefined;
   }
 
-  private refresh(): void {
+  /**
+   * Writes the model's state into the devices' registers. Every control call does it; a caller driving the model
+   * directly (a fast backfill, deciding every simulated minute and reading every ten) does it before it reads.
+   */
+  refresh(): void {
     const snapshot = this.model.snapshot();
     for (const device of Object.values(this.devices)) device.refresh(snapshot);
   }

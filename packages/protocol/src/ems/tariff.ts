@@ -68,24 +68,45 @@ export function periodAt(ranges: readonly TariffRange[], minuteOfDay: number): P
   return 'flat';
 }
 
+/** Formatters by time zone: making one costs far more than formatting with it. */
+const clockFormats = new Map<string, Intl.DateTimeFormat>();
+
+function clockFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = clockFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    });
+    clockFormats.set(timeZone, format);
+  }
+  return format;
+}
+
 /** The wall clock of an instant in a time zone: its day (YYYY-MM-DD) and minute of the day (0–1439). */
 export function localClock(ts: number, timeZone: string): { day: string; minute: number; second: number } {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(ts);
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
-  return {
-    day: `${get('year')}-${get('month')}-${get('day')}`,
-    minute: Number(get('hour')) * 60 + Number(get('minute')),
-    second: Number(get('second')),
-  };
+  const parts = clockFormat(timeZone).formatToParts(ts);
+  let year = '';
+  let month = '';
+  let day = '';
+  let hour = 0;
+  let minute = 0;
+  let second = 0;
+  for (const p of parts) {
+    if (p.type === 'year') year = p.value;
+    else if (p.type === 'month') month = p.value;
+    else if (p.type === 'day') day = p.value;
+    else if (p.type === 'hour') hour = Number(p.value);
+    else if (p.type === 'minute') minute = Number(p.value);
+    else if (p.type === 'second') second = Number(p.value);
+  }
+  return { day: `${year}-${month}-${day}`, minute: hour * 60 + minute, second };
 }
 
 const price = () => z.number({ error: V.required }).min(0, { error: V.invalid }).max(PRICE_MAX, { error: V.invalid });
