@@ -8,8 +8,10 @@ import { layoutS } from '@genset/protocol';
 import { call, createCompany, createTestApp, freshUser, login, type TestApp } from './helpers.ts';
 import type { TransferEvent } from '../src/modules/transfers/service.ts';
 import { insertAlarm, moduleFor, newSet, RUNNING } from './support/history-data.ts';
+import { connectWs } from './support/ws-client.ts';
 
 let t: TestApp;
+let baseUrl: string;
 let manager: string;
 let managerId: number;
 let companyId: number;
@@ -67,6 +69,9 @@ const logOf = (setToken: string) =>
 
 beforeAll(async () => {
   t = await createTestApp();
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = t.app.server.address();
+  baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   manager = await login(t.app, 'manager@example.com', 'Demo#2026');
   companyId = (await call(t.app, 'GET', '/user/info', { token: manager })).data.info.companyId;
   const row = await t.app.database.db
@@ -110,15 +115,30 @@ describe('handing a set over and accepting it', () => {
       expect((await box(buyer.token, 'pending')).list).toMatchObject([{ id, direction: 'incoming' }]);
       expect(await myTokens(buyer.token)).not.toContain(set.token);
       expect(await myTokens(manager)).toContain(set.token);
+      // the sender has the set's page open: its live data reaches them until the accept
+      const sendersPage = await connectWs(baseUrl, manager);
+      sendersPage.heartbeat(set.token);
+      await sendersPage.waitFor((m) => m.method === 'monitor' && m.token === set.token);
 
-      const acceptedAt = Date.now();
       const accepted = await act(buyer.token, 'accept', id);
       expect(accepted).toMatchObject({ code: 200, msg: 'Handover accepted. The set is now yours.' });
       // at once: no waiting for a cache; within a second of the accept both lists say so
       const mine = (await call(t.app, 'POST', '/genset/mylist', { token: buyer.token, body: {} })).data.list;
       expect(mine).toMatchObject([{ token: set.token, rights: 'manage', owned: true, status: 3 }]);
       expect(await myTokens(manager)).not.toContain(set.token);
-      expect(Date.now() - acceptedAt).toBeLessThan(1000);
+      // the sender's open page is told at once that the set is no longer theirs, without waiting for its next
+      // heartbeat, and the set's live data no longer reaches it
+      await sendersPage.waitFor((m) => m.method === 'error' && m.token === set.token && m.code === 404, 5000);
+      const afterTold = sendersPage.messages.length;
+      const buyersPage = await connectWs(baseUrl, buyer.token);
+      buyersPage.heartbeat(set.token);
+      await buyersPage.waitFor((m) => m.method === 'monitor' && m.token === set.token);
+      const pushedBefore = buyersPage.messages.length;
+      await module.send(RUNNING, Date.now());
+      await buyersPage.waitFor((m) => m.method === 'monitor' && m.token === set.token, 5000, pushedBefore);
+      expect(sendersPage.messages.slice(afterTold).filter((m) => m.token === set.token)).toEqual([]);
+      sendersPage.close();
+      buyersPage.close();
       expect(await ownerOf(set.token)).toEqual({ owner_user_id: buyer.id, company_id: elsewhere });
       // the set left the sender's company with its module, which served no other set there
       const modem = await t.app.database.db

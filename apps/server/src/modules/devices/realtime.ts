@@ -55,6 +55,8 @@ export interface StationWatch {
 
 /** Pushes of one station are gathered for this long: its sets report one after the other. */
 const STATION_PUSH_DELAY_MS = 200;
+/** Set changes come in bursts (a hand-over moves ownership and subscriptions): rights are checked once after. */
+const RECHECK_DELAY_MS = 100;
 
 interface Watcher {
   socket: WebSocket;
@@ -77,6 +79,8 @@ interface Watcher {
   station: { siteId: number; token: string; gensetIds: number[] } | null;
   lang: Language;
   timer: NodeJS.Timeout;
+  /** Who the last heartbeat's session was: their rights are checked again when sets change hands. */
+  session?: { user: UserRow; grant: Grant };
 }
 
 export interface RealtimeOptions {
@@ -155,6 +159,23 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
     stationSetChanged(m.gensetId);
   });
   const unsubscribeSite = opts.bus.subscribe('site', (m) => schedulePush(m.siteId));
+  // Sets changed (an owner, a company, a subscription: a hand-over accepted, say): every page's rights on what it
+  // watches are checked again at once, here and on every instance, rather than at its next heartbeat, so a set
+  // handed over stops reaching the sender's open pages within a second.
+  let recheckTimer: NodeJS.Timeout | undefined;
+  const unsubscribeSets = opts.bus.subscribe('sets', () => {
+    if (recheckTimer) return;
+    recheckTimer = setTimeout(() => {
+      recheckTimer = undefined;
+      for (const w of everyone) {
+        if (!w.session || (w.gensetId === null && w.many.size === 0)) continue;
+        w.queue = w.queue
+          .then(() => recheck(w))
+          .catch((err: unknown) => app.log.warn({ err }, 'realtime rights check failed'));
+      }
+    }, RECHECK_DELAY_MS);
+    recheckTimer.unref();
+  });
   // A person's new notices ring the bell of every console they have open, whichever set it watches.
   const unsubscribeNotice = opts.bus.subscribe('notice', (m) => {
     for (const w of everyone) {
@@ -171,6 +192,8 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
     }
   });
   app.addHook('onClose', async () => {
+    clearTimeout(recheckTimer);
+    unsubscribeSets();
     unsubscribeSite();
     for (const timer of pushTimers.values()) clearTimeout(timer);
     unsubscribeOta();
@@ -263,6 +286,30 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
       monitorPush(w, snap.monitor);
       alarmPush(w, snap.alarm);
     }
+  }
+
+  /** Stops pushing the sets the page's user may no longer see, and tells the page which. */
+  async function recheck(w: Watcher) {
+    const session = w.session;
+    if (!session) return;
+    const grant = await opts.accounts.grant(session.user);
+    const mayStillSee = async (token: string) => {
+      const set = await opts.fleet.byToken(token);
+      return set ? (await opts.fleet.rightsOn(session.user, grant, set)) !== null : false;
+    };
+    const notFound = translate(w.lang, 'errors.notFound');
+    if (w.gensetId !== null && !(await mayStillSee(w.token))) {
+      send(w, { method: 'error', code: ResultCode.notFound, token: w.token, msg: notFound });
+      await stopWatching(w);
+    }
+    const lost: string[] = [];
+    for (const [id, token] of [...w.many]) {
+      if (await mayStillSee(token)) continue;
+      lost.push(token);
+      w.many.delete(id);
+      unfollow(w, id);
+    }
+    if (lost.length) send(w, { method: 'error', code: ResultCode.notFound, tokens: lost, msg: notFound });
   }
 
   /** Follows the listed sets the user may see; the others are named in one error message. */
@@ -371,6 +418,7 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
             socket.close(4001, msg.slice(0, 100));
             return;
           }
+          w.session = { user: session.user, grant: session.grant };
           if (w.userId !== session.user.id) {
             // Someone else signed in on the same page: nothing the previous user watched is pushed to them.
             stopWatchingMany(w);
