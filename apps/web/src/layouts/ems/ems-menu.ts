@@ -1,5 +1,6 @@
-// The station layout's left menu: the server's E entries when it sends them, else the station pages the
-// console has (the second is the alarms page, whose item carries the alarm count).
+// The station layout's left menu: the server's E entries when it sends them (the layout's own entry is hidden
+// from the main menu, its pages are this menu), else the station pages the console has; the second is the
+// alarms page, whose item carries the alarm count.
 import { useMemo } from 'react';
 import { useSession } from '../../stores/session.ts';
 import { buildMenu, type MenuNode } from '../../app/menu-routes.ts';
@@ -27,7 +28,7 @@ function leaves(nodes: MenuNode[]): MenuNode[] {
 export function useEmsMenu(): EmsMenuItem[] {
   const routes = useSession((s) => s.routes);
   return useMemo(() => {
-    const stationRoutes = routes.filter((r) => r.type === 'E');
+    const stationRoutes = routes.filter((r) => r.type === 'E').map((r) => ({ ...r, visible: true }));
     const fromServer = leaves(buildMenu(stationRoutes)).filter((n) => !n.external);
     return fromServer.length ? fromServer.map((n) => ({ path: n.path, title: n.title })) : FIXED;
   }, [routes]);
