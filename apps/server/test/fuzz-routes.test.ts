@@ -10,9 +10,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import sharp from 'sharp';
 import type { RouteOptions } from 'fastify';
-import { computeSign, DEFAULT_SIGN_SECRET, layoutS } from '@genset/protocol';
+import {
+  computeSign,
+  DEFAULT_SIGN_SECRET,
+  layoutEBms,
+  layoutEMeter,
+  layoutEPcs,
+  layoutEPv,
+  layoutS,
+} from '@genset/protocol';
 import { call, createCompany, createTestApp, freshUser, lastCode, login, PG_URL, type TestApp } from './helpers.ts';
 import { moduleFor, newSet, RUNNING, insertAlarm } from './support/history-data.ts';
+import { connectFakeModule } from './support/fake-module.ts';
 import { arbitraryOf, keysOf, type Hints } from './support/zod-arbitrary.ts';
 import {
   answerRequests,
@@ -259,6 +268,107 @@ async function otaJob(w: World): Promise<{ fileId: number; token: string; jobId:
 function signedHeaders(token: string) {
   const time = String(Math.floor(Date.now() / 1000));
   return { 'x-time': time, 'x-sign': computeSign(token, time, DEFAULT_SIGN_SECRET), 'x-token': token };
+}
+
+// ---- energy-storage stations ----
+
+const siteRefs = fc.constantFrom(ref('site.own'), ref('site.foreign'), ref('set.own'));
+
+/** A price template body the server takes. */
+const SITE_TEMPLATE = {
+  ranges: [
+    { start: '00:00', end: '08:00', period: 'valley' },
+    { start: '08:00', end: '18:00', period: 'peak' },
+    { start: '18:00', end: '24:00', period: 'flat' },
+  ],
+  prices: {
+    sharp: { buy: 1.3, sell: 1.2 },
+    peak: { buy: 1, sell: 0.9 },
+    flat: { buy: 0.6, sell: 0.55 },
+    valley: { buy: 0.3, sell: 0.25 },
+  },
+  powerKw: 100,
+  chargeCutoffSoc: 95,
+  dischargeCutoffSoc: 10,
+  socMargin: 3,
+  reversePower: { enabled: true, marginKw: 5 },
+  demandControl: { enabled: true, limitKw: 300 },
+};
+
+/** A station of the company (fields only), added through its call. */
+async function plainStation(w: World, name: string): Promise<string> {
+  const res = await call(w.t.app, 'POST', '/site/add', {
+    token: w.sessions.company,
+    body: { name, timeZone: 'Asia/Shanghai', capacityKwh: 215, ratingKw: 100 },
+  });
+  if (res.code !== 200) throw new Error(`station: ${res.msg}`);
+  return res.data.token as string;
+}
+
+/** A template of the company, saved through its call. */
+async function siteTemplate(w: World): Promise<number> {
+  const res = await call(w.t.app, 'POST', '/ems/template/save', {
+    token: w.sessions.company,
+    body: { name: `Fuzz tariff ${w.n++}`, ...SITE_TEMPLATE },
+  });
+  if (res.code !== 200) throw new Error(`template: ${res.msg}`);
+  return res.data.id as number;
+}
+
+/**
+ * A whole station of the company: a module (that answers every request) with a layout E PCS, BMS, grid meter and
+ * PV inverter, bound by role, and a template; with `tactic`, one accepted tactic.
+ */
+async function fullStation(w: World, tactic = false): Promise<{ token: string; templateId: number }> {
+  const companyId = w.refs['company.own'] as number;
+  const modemKey = `FUZZESS${Date.now()}${w.n++}`;
+  const modem = await w.t.app.devices.fleet.createModem({ companyId, modemKey });
+  const devices = [];
+  for (const [i, [role, doc]] of (
+    [
+      ['pcs', layoutEPcs],
+      ['bms', layoutEBms],
+      ['meter', layoutEMeter],
+      ['pv', layoutEPv],
+    ] as const
+  ).entries()) {
+    const set = await w.t.app.devices.fleet.createGenset({
+      companyId,
+      ownerUserId: w.refs['user.manager'] as number,
+      name: `Fuzz ${role} ${w.n++}`,
+      modemId: modem.id,
+      address: i + 1,
+      protocolKey: doc.key,
+    });
+    devices.push({ token: set.token, role });
+  }
+  w.t.app.devices.ingest.invalidate();
+  w.t.app.gensets.directory.invalidate();
+  const module = await connectFakeModule(`mqtt://127.0.0.1:${w.t.app.devices.transport.port}`, modemKey, modem.secret);
+  answerRequests(module);
+  const templateId = await siteTemplate(w);
+  const res = await call(w.t.app, 'POST', '/site/add', {
+    token: w.sessions.company,
+    body: {
+      name: `Fuzz station ${w.n++}`,
+      timeZone: 'Asia/Shanghai',
+      capacityKwh: 215,
+      ratingKw: 100,
+      modemId: modemKey,
+      devices,
+      templateId,
+    },
+  });
+  if (res.code !== 200) throw new Error(`station: ${res.msg}`);
+  const token = res.data.token as string;
+  if (tactic) {
+    const sent = await call(w.t.app, 'POST', '/ems/sendTactic', {
+      token: w.sessions.company,
+      body: { token, strategy: 'timeOfUse', templateId, password: PASSWORDS.company },
+    });
+    if (sent.code !== 200) throw new Error(`tactic: ${sent.msg}`);
+  }
+  return { token, templateId };
 }
 
 const ROUTES: Record<string, RouteCase> = {
@@ -687,6 +797,127 @@ const ROUTES: Record<string, RouteCase> = {
     }),
     hints: { token: setRefs },
   },
+  'GET /yewu/site/list': {
+    writes: false,
+    example: get('company', { query: { size: '10', name: 'fuzz' } }),
+  },
+  'GET /yewu/site/getInfo/:token': {
+    writes: false,
+    example: async (w) => ({ identity: 'company', params: { token: String(w.refs['site.own']) } }),
+    hints: { token: siteRefs },
+  },
+  'POST /yewu/site/add': {
+    writes: true,
+    example: async (w) => ({
+      identity: 'company',
+      body: { name: `Fuzz station ${w.n++}`, timeZone: 'Europe/Istanbul', capacityKwh: 100, ratingKw: 50 },
+    }),
+    hints: { modemId: fc.constantFrom(ref('modem.key'), 'NOPE'), timeZone: fc.constantFrom('UTC', 'Mars/Base') },
+  },
+  'POST /yewu/site/edit': {
+    writes: true,
+    example: async (w) => ({
+      identity: 'company',
+      body: {
+        token: w.refs['site.own'],
+        name: 'Fuzz own station',
+        timeZone: 'Asia/Shanghai',
+        capacityKwh: 215,
+        ratingKw: 100,
+        address: 'Quay 3',
+      },
+    }),
+    hints: { token: fc.constantFrom(ref('site.own'), ref('site.foreign')), modemId: fc.constantFrom('NOPE') },
+  },
+  'POST /yewu/site/del': {
+    writes: true,
+    example: async (w) => ({ identity: 'company', body: { token: await plainStation(w, `Fuzz gone ${w.n++}`) } }),
+    hints: { token: fc.constantFrom(ref('site.victim'), ref('site.foreign')) },
+  },
+  'GET /yewu/site/devices': {
+    writes: false,
+    example: async (w) => ({ identity: 'company', query: { token: String(w.refs['site.own']) } }),
+    hints: { token: siteRefs },
+  },
+  'GET /yewu/site/log': {
+    writes: false,
+    example: async (w) => ({ identity: 'company', query: { token: String(w.refs['site.own']) } }),
+    hints: { token: siteRefs },
+  },
+  'GET /yewu/site/logInfo': {
+    writes: false,
+    example: async (w) => {
+      const token = String(w.refs['site.own']);
+      const log = await call(w.t.app, 'GET', '/site/log', { token: w.sessions.company, query: { token } });
+      return { identity: 'company', query: { token, id: String(log.data.list[0].id) } };
+    },
+    hints: { token: siteRefs },
+  },
+  'GET /yewu/site/logRunRecord': {
+    writes: false,
+    example: async (w) => ({ identity: 'company', query: { token: String(w.refs['site.own']), size: '10' } }),
+    hints: { token: siteRefs },
+  },
+  'POST /yewu/ems/template/list': { writes: false, example: post('company', { size: 10 }) },
+  'POST /yewu/ems/template/save': {
+    writes: true,
+    example: async (w) => ({ identity: 'company', body: { name: `Fuzz tariff ${w.n++}`, ...SITE_TEMPLATE } }),
+  },
+  'POST /yewu/ems/template/info': { writes: false, example: post('company', { id: ref('template.own') }) },
+  'POST /yewu/ems/template/delete': {
+    writes: true,
+    example: async (w) => ({ identity: 'company', body: { id: await siteTemplate(w) } }),
+    hints: { id: fc.constantFrom(ref('template.own'), 1, 2) },
+  },
+  'POST /yewu/ems/sendTactic': {
+    writes: true,
+    example: async (w) => {
+      const station = await fullStation(w);
+      return {
+        identity: 'company',
+        body: {
+          token: station.token,
+          strategy: 'timeOfUse',
+          templateId: station.templateId,
+          password: PASSWORDS.company,
+        },
+      };
+    },
+    hints: {
+      token: siteRefs,
+      templateId: fc.constantFrom(ref('template.own'), 1),
+      password: fc.constantFrom(ref('password'), 'wrong#2026'),
+    },
+  },
+  'POST /yewu/ems/demandResponse': {
+    writes: true,
+    example: async (w) => {
+      const station = await fullStation(w, true);
+      const now = Date.now();
+      return { identity: 'company', body: { token: station.token, start: now, end: now + 3_600_000, kw: 50 } };
+    },
+    hints: { token: siteRefs },
+  },
+  'POST /yewu/ems/stats': {
+    writes: false,
+    example: post('company', { token: ref('site.own'), granularity: 'month', date: '2026-01' }),
+    hints: { token: siteRefs, date: fc.constantFrom('2026-01-31', '2026-02', '2026', '2026-13', 'x') },
+  },
+  'POST /yewu/ems/stats/export': {
+    writes: false,
+    example: post('company', { token: ref('site.own'), granularity: 'year', date: '2026', format: 'xlsx' }),
+    hints: { token: siteRefs, date: fc.constantFrom('2026-01-31', '2026-02', '2026') },
+  },
+  'POST /yewu/ems/alarm/current': {
+    writes: false,
+    example: post('company', { token: ref('site.own') }),
+    hints: { token: siteRefs },
+  },
+  'POST /yewu/ems/alarm/history': {
+    writes: false,
+    example: post('company', { token: ref('site.own'), state: 'all' }),
+    hints: { token: siteRefs },
+  },
   'POST /yewu/genset/guiji': {
     writes: false,
     example: post('company', { token: ref('set.own'), start: 0, end: 86_400_000, zoom: 10 }),
@@ -1019,6 +1250,16 @@ async function buildWorld(t: TestApp, log: ReturnType<typeof errorLog>): Promise
   };
   w.refs['protocol.draft'] = await draft(w);
   w.refs['protocol.victim'] = await draft(w);
+  w.refs['site.own'] = await plainStation(w, 'Fuzz own station');
+  w.refs['site.victim'] = await plainStation(w, 'Fuzz victim station');
+  w.refs['template.own'] = await siteTemplate(w);
+  const strangerAdmin = await freshUser(t, { companyId: other, role: 'companyAdmin' });
+  const stranger = await login(app, strangerAdmin.account, strangerAdmin.password);
+  const foreignStation = await call(app, 'POST', '/site/add', {
+    token: stranger,
+    body: { name: 'Foreign station', timeZone: 'UTC', capacityKwh: 100, ratingKw: 50 },
+  });
+  w.refs['site.foreign'] = foreignStation.data.token;
   return w;
 }
 

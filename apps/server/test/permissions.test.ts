@@ -47,6 +47,17 @@ const ROUTES: Record<string, { menu: string; calls: (token: string) => Call[] }>
     menu: 'upgrades',
     calls: () => [['GET', '/ota/file/list']],
   },
+  [Permission.siteView]: {
+    menu: 'myStations',
+    calls: () => [
+      ['GET', '/site/list', { size: '10' }],
+      ['POST', '/ems/template/list', {}],
+    ],
+  },
+  [Permission.siteManage]: {
+    menu: 'stationAdd',
+    calls: () => [['POST', '/ems/template/save', SITE_TEMPLATE]],
+  },
   [Permission.protocolManage]: {
     menu: 'protocolList',
     calls: () => [
@@ -54,6 +65,27 @@ const ROUTES: Record<string, { menu: string; calls: (token: string) => Call[] }>
       ['GET', '/protocol/info/1'],
     ],
   },
+};
+
+/** A price template the company's station managers may save. */
+const SITE_TEMPLATE = {
+  name: 'Permission tariff',
+  ranges: [
+    { start: '08:00', end: '22:00', period: 'flat' },
+    { start: '22:00', end: '08:00', period: 'valley' },
+  ],
+  prices: {
+    sharp: { buy: 1, sell: 1 },
+    peak: { buy: 1, sell: 1 },
+    flat: { buy: 1, sell: 1 },
+    valley: { buy: 1, sell: 1 },
+  },
+  powerKw: 100,
+  chargeCutoffSoc: 90,
+  dischargeCutoffSoc: 10,
+  socMargin: 2,
+  reversePower: { enabled: false, marginKw: 0 },
+  demandControl: { enabled: false, limitKw: 0 },
 };
 
 /** A call's body, or for a GET its query. */

@@ -744,6 +744,24 @@ describe('energy and income', () => {
   });
 });
 
+describe('OpenAPI document', () => {
+  it('lists the station calls with their schemas', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/yewu/docs/json' })).json();
+    for (const p of ['list', 'getInfo/{token}', 'devices', 'log', 'logInfo', 'logRunRecord'])
+      expect(doc.paths[`/yewu/site/${p}`]?.get?.responses['200'], p).toBeTruthy();
+    for (const p of ['site/add', 'site/edit', 'site/del', 'ems/sendTactic', 'ems/demandResponse', 'ems/stats'])
+      expect(doc.paths[`/yewu/${p}`]?.post?.requestBody, p).toBeTruthy();
+    for (const p of ['list', 'save', 'info', 'delete'])
+      expect(doc.paths[`/yewu/ems/template/${p}`]?.post, p).toBeTruthy();
+    for (const p of ['ems/stats/export', 'ems/alarm/current', 'ems/alarm/history'])
+      expect(doc.paths[`/yewu/${p}`]?.post, p).toBeTruthy();
+    const send = doc.paths['/yewu/ems/sendTactic'].post.requestBody.content['application/json'].schema;
+    expect(send.required).toEqual(expect.arrayContaining(['token', 'strategy', 'templateId', 'password']));
+    const save = doc.paths['/yewu/ems/template/save'].post.requestBody.content['application/json'].schema;
+    expect(save.required).toEqual(expect.arrayContaining(['name', 'ranges', 'prices', 'chargeCutoffSoc']));
+  });
+});
+
 describe('the realtime channel', () => {
   it('pushes a watched station’s overview and alarm count', async () => {
     const hw = await stationHardware('Live');

@@ -190,9 +190,22 @@ const FINGERPRINTED: Record<string, string> = {
   genset: 'id',
   subscription: 'id',
   item_selection: 'id',
+  site: 'id',
+  price_template: 'id',
 };
 /** Tables counted only (large or written by ingestion). */
-const COUNTED = ['modem', 'sample', 'alarm', 'status_change', 'command', 'set_latest'];
+const COUNTED = [
+  'modem',
+  'sample',
+  'alarm',
+  'status_change',
+  'command',
+  'set_latest',
+  'price_template_version',
+  'site_device',
+  'site_tactic',
+  'site_energy',
+];
 
 /** Row counts and a hash of the main tables: equal before and after a call that changed nothing. */
 export async function fingerprint(db: Db): Promise<string> {

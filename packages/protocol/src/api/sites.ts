@@ -411,8 +411,8 @@ export const siteRunRecordRequest = z.strictObject({
   token: siteToken(),
   ...queryPage,
   kind: z.enum(SITE_RUN_KINDS, { error: V.invalid }).optional(),
-  start: z.coerce.number({ error: V.invalid }).int({ error: V.invalid }).min(0, { error: V.invalid }).optional(),
-  end: z.coerce.number({ error: V.invalid }).int({ error: V.invalid }).min(0, { error: V.invalid }).optional(),
+  start: z.coerce.number({ error: V.invalid }).pipe(epochMs()).optional(),
+  end: z.coerce.number({ error: V.invalid }).pipe(epochMs()).optional(),
 });
 export type SiteRunRecordRequest = z.input<typeof siteRunRecordRequest>;
 

@@ -485,7 +485,7 @@ export function createSiteRepository(db: Db) {
         templateId: number;
         templateVersion: number;
         body: string;
-        userId: number;
+        userId: number | null;
         account: string;
         now: number;
       },

@@ -556,6 +556,169 @@ export function createSiteService(opts: SiteServiceOptions) {
     return new AppError(ResultCode.deviceFailed, key, { reason: outcome.reply?.error ?? '' });
   }
 
+  /**
+   * Builds the station's tactic and sends it to its module: refused naming what the station lacks (nothing sent),
+   * recorded with its outcome. `who`: the person sending it (null: the server itself, e.g. the demo).
+   */
+  async function deliverTactic(site: SiteRow, req: Omit<SendTactic, 'token' | 'password'>, who: SiteCaller | null) {
+    const lang = who?.lang ?? 'en-US';
+    const template = await repo.template(db, req.templateId);
+    if (!template || template.company_id !== site.company_id) throw fieldError('templateId', 'sites.templateUnknown');
+    const latest = (await repo.versions(db, [template.id])).at(-1);
+    const body = latest ? priceTemplateBody.safeParse(JSON.parse(latest.body)) : undefined;
+    if (!latest || !body?.success) throw fieldError('templateId', 'sites.templateInvalid');
+    const params = { ...req.params };
+    if (params.transformerKw === undefined && site.transformer_kw !== null && req.strategy === 'capacityExpansion')
+      params.transformerKw = Number(site.transformer_kw);
+    const devices = await stationDevices(site.id);
+    const problem = tacticProblem(devices, req.strategy, params, body.data);
+    const refused = async (error: AppError, reason: string) => {
+      if (who)
+        await log(who, site, 'log.siteTactic', {
+          name: site.name,
+          strategy: req.strategy,
+          template: template.name,
+          outcome: 'refused',
+          reason,
+        });
+      return error;
+    };
+    if (problem?.kind === 'device')
+      throw await refused(
+        fieldProblem('devices', 'sites.deviceMissing', { device: translate(lang, `sites.device.${problem.role}`) }),
+        `no ${problem.role}`,
+      );
+    if (problem?.kind === 'role')
+      throw await refused(
+        fieldProblem('devices', 'sites.roleMissing', {
+          role: `${translate(lang, `sites.role.${problem.role}`)} (${problem.role})`,
+          device: translate(lang, `sites.device.${problem.device}`),
+        }),
+        `no ${problem.role}`,
+      );
+    if (problem?.kind === 'param')
+      throw await refused(
+        problem.field === 'transformerKw'
+          ? fieldError('params', 'sites.transformerMissing')
+          : fieldError('strategy', 'sites.demandLimitMissing'),
+        problem.field,
+      );
+    const { modem, offline } = await connectedModule(site);
+    if (offline) throw await refused(new AppError(ResultCode.deviceTimeout, 'sites.moduleOffline'), 'offline');
+
+    const version = Math.max(site.tactic_version, await repo.maxTacticVersion(db, site.id)) + 1;
+    const tactic = buildTactic({
+      version,
+      strategy: req.strategy,
+      params,
+      template: body.data,
+      timeZone: site.time_zone,
+      devices,
+    });
+    const sentAt = now();
+    try {
+      await db.transaction().execute(async (trx) => {
+        await repo.insertTactic(trx, {
+          siteId: site.id,
+          version,
+          strategy: req.strategy,
+          templateId: template.id,
+          templateVersion: latest.version,
+          body: JSON.stringify(tactic),
+          userId: who?.ctx.user.id ?? null,
+          account: who?.ctx.user.account ?? '',
+          now: sentAt,
+        });
+        await repo.update(trx, site.id, {
+          tactic_version: version,
+          tactic_outcome: 'pending',
+          tactic_sent_at: sentAt,
+        });
+        await repo.runRecord(trx, {
+          siteId: site.id,
+          ts: sentAt,
+          kind: 'tacticSent',
+          version,
+          detail: {
+            strategy: req.strategy,
+            template: template.name,
+            templateVersion: latest.version,
+            by: who?.ctx.user.account ?? '',
+          },
+        });
+      });
+    } catch {
+      // another tactic took this version meanwhile
+      throw new AppError(ResultCode.conflict, 'sites.tacticBusy');
+    }
+    const pcs = devices.find((d) => d.role === 'pcs');
+    const outcome = await commands.send({
+      modemKey: modem.modem_key,
+      modemId: modem.id,
+      gensetId: pcs?.gensetId ?? null,
+      userId: who?.ctx.user.id ?? null,
+      name: 'tactic',
+      request: { kind: 'tactic', tactic },
+      timeoutMs: opts.commandTimeoutMs,
+    });
+    const word = outcome.status === 'ok' ? 'accepted' : outcome.status === 'failed' ? 'refused' : 'timeout';
+    const reason = outcome.reply?.error ?? '';
+    const finished = now();
+    await db.transaction().execute(async (trx) => {
+      await repo.finishTactic(trx, site.id, version, {
+        outcome: word,
+        reason,
+        requestId: outcome.requestId,
+        now: finished,
+      });
+      await repo.update(trx, site.id, {
+        tactic_outcome: word,
+        ...(word === 'accepted'
+          ? {
+              strategy: req.strategy,
+              template_id: template.id,
+              template_version: latest.version,
+              updated_at: finished,
+            }
+          : {}),
+      });
+      await repo.runRecord(trx, {
+        siteId: site.id,
+        ts: finished,
+        kind: word === 'accepted' ? 'tacticAccepted' : word === 'refused' ? 'tacticRefused' : 'tacticTimeout',
+        version,
+        detail: word === 'refused' ? { reason } : {},
+      });
+      if (who)
+        await writeOperationLog(trx, {
+          ctx: who.ctx,
+          companyId: site.company_id,
+          ip: who.ip,
+          matter: 'log.siteTactic',
+          feedback: {
+            name: site.name,
+            version,
+            strategy: req.strategy,
+            template: template.name,
+            outcome: word,
+            ...(reason ? { reason } : {}),
+          },
+          target: site.token,
+        });
+    });
+    if (word === 'accepted') changed();
+    announce(site);
+    const error = outcomeError(outcome, 'sites.tacticRefused');
+    if (error) throw error;
+    return {
+      version,
+      strategy: req.strategy,
+      templateId: template.id,
+      templateVersion: latest.version,
+      outcome: 'accepted' as const,
+    };
+  }
+
   return {
     // ---- the station calls ----------------------------------------------------------------------------------
 
@@ -931,163 +1094,18 @@ export function createSiteService(opts: SiteServiceOptions) {
     // ---- tactics and demand response ---------------------------------------------------------------------------
 
     async sendTactic(caller: SiteCaller, req: SendTactic) {
-      const { ctx, lang } = caller;
+      const { ctx } = caller;
       const site = await visible(ctx, req.token, 'manage');
       if (!(await verifyPassword(ctx.user.password_hash, req.password)))
         throw new AppError(ResultCode.invalid, 'errors.wrongPassword');
-      const template = await repo.template(db, req.templateId);
-      if (!template || template.company_id !== site.company_id) throw fieldError('templateId', 'sites.templateUnknown');
-      const latest = (await repo.versions(db, [template.id])).at(-1);
-      const body = latest ? priceTemplateBody.safeParse(JSON.parse(latest.body)) : undefined;
-      if (!latest || !body?.success) throw fieldError('templateId', 'sites.templateInvalid');
-      const params = { ...req.params };
-      if (params.transformerKw === undefined && site.transformer_kw !== null && req.strategy === 'capacityExpansion')
-        params.transformerKw = Number(site.transformer_kw);
-      const devices = await stationDevices(site.id);
-      const problem = tacticProblem(devices, req.strategy, params, body.data);
-      const refused = async (error: AppError, reason: string) => {
-        await log(caller, site, 'log.siteTactic', {
-          name: site.name,
-          strategy: req.strategy,
-          template: template.name,
-          outcome: 'refused',
-          reason,
-        });
-        return error;
-      };
-      if (problem?.kind === 'device')
-        throw await refused(
-          fieldProblem('devices', 'sites.deviceMissing', { device: translate(lang, `sites.device.${problem.role}`) }),
-          `no ${problem.role}`,
-        );
-      if (problem?.kind === 'role')
-        throw await refused(
-          fieldProblem('devices', 'sites.roleMissing', {
-            role: `${translate(lang, `sites.role.${problem.role}`)} (${problem.role})`,
-            device: translate(lang, `sites.device.${problem.device}`),
-          }),
-          `no ${problem.role}`,
-        );
-      if (problem?.kind === 'param')
-        throw await refused(
-          problem.field === 'transformerKw'
-            ? fieldError('params', 'sites.transformerMissing')
-            : fieldError('strategy', 'sites.demandLimitMissing'),
-          problem.field,
-        );
-      const { modem, offline } = await connectedModule(site);
-      if (offline) throw await refused(new AppError(ResultCode.deviceTimeout, 'sites.moduleOffline'), 'offline');
+      return deliverTactic(site, req, caller);
+    },
 
-      const version = Math.max(site.tactic_version, await repo.maxTacticVersion(db, site.id)) + 1;
-      const tactic = buildTactic({
-        version,
-        strategy: req.strategy,
-        params,
-        template: body.data,
-        timeZone: site.time_zone,
-        devices,
-      });
-      const sentAt = now();
-      try {
-        await db.transaction().execute(async (trx) => {
-          await repo.insertTactic(trx, {
-            siteId: site.id,
-            version,
-            strategy: req.strategy,
-            templateId: template.id,
-            templateVersion: latest.version,
-            body: JSON.stringify(tactic),
-            userId: ctx.user.id,
-            account: ctx.user.account ?? '',
-            now: sentAt,
-          });
-          await repo.update(trx, site.id, {
-            tactic_version: version,
-            tactic_outcome: 'pending',
-            tactic_sent_at: sentAt,
-          });
-          await repo.runRecord(trx, {
-            siteId: site.id,
-            ts: sentAt,
-            kind: 'tacticSent',
-            version,
-            detail: {
-              strategy: req.strategy,
-              template: template.name,
-              templateVersion: latest.version,
-              by: ctx.user.account,
-            },
-          });
-        });
-      } catch {
-        // another tactic took this version meanwhile
-        throw new AppError(ResultCode.conflict, 'sites.tacticBusy');
-      }
-      const pcs = devices.find((d) => d.role === 'pcs');
-      const outcome = await commands.send({
-        modemKey: modem.modem_key,
-        modemId: modem.id,
-        gensetId: pcs?.gensetId ?? null,
-        userId: ctx.user.id,
-        name: 'tactic',
-        request: { kind: 'tactic', tactic },
-        timeoutMs: opts.commandTimeoutMs,
-      });
-      const word = outcome.status === 'ok' ? 'accepted' : outcome.status === 'failed' ? 'refused' : 'timeout';
-      const reason = outcome.reply?.error ?? '';
-      const finished = now();
-      await db.transaction().execute(async (trx) => {
-        await repo.finishTactic(trx, site.id, version, {
-          outcome: word,
-          reason,
-          requestId: outcome.requestId,
-          now: finished,
-        });
-        await repo.update(trx, site.id, {
-          tactic_outcome: word,
-          ...(word === 'accepted'
-            ? {
-                strategy: req.strategy,
-                template_id: template.id,
-                template_version: latest.version,
-                updated_at: finished,
-              }
-            : {}),
-        });
-        await repo.runRecord(trx, {
-          siteId: site.id,
-          ts: finished,
-          kind: word === 'accepted' ? 'tacticAccepted' : word === 'refused' ? 'tacticRefused' : 'tacticTimeout',
-          version,
-          detail: word === 'refused' ? { reason } : {},
-        });
-        await writeOperationLog(trx, {
-          ctx,
-          companyId: site.company_id,
-          ip: caller.ip,
-          matter: 'log.siteTactic',
-          feedback: {
-            name: site.name,
-            version,
-            strategy: req.strategy,
-            template: template.name,
-            outcome: word,
-            ...(reason ? { reason } : {}),
-          },
-          target: site.token,
-        });
-      });
-      if (word === 'accepted') changed();
-      announce(site);
-      const error = outcomeError(outcome, 'sites.tacticRefused');
-      if (error) throw error;
-      return {
-        version,
-        strategy: req.strategy,
-        templateId: template.id,
-        templateVersion: latest.version,
-        outcome: 'accepted' as const,
-      };
+    /** A tactic sent by the server itself (the demo's stations): no rights or password, no operation log. */
+    async sendTacticAsServer(req: Omit<SendTactic, 'password' | 'params'> & { params?: SendTactic['params'] }) {
+      const site = await repo.byToken(req.token);
+      if (!site) throw notFound();
+      return deliverTactic(site, { ...req, params: req.params ?? {} }, null);
     },
 
     async demandResponse(caller: SiteCaller, req: DemandResponseRequest) {
