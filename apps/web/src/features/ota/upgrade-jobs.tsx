@@ -7,6 +7,7 @@ import { OTA_CANCELLABLE_STATES, type OtaJob, type OtaJobState, type OtaSpecStat
 import { formatDateTime } from '../../components/format.ts';
 import { setLinks } from '../gensets/links.ts';
 import { useCancelUpgrade } from './api.ts';
+import { EmptyState } from '../../components/empty-state.tsx';
 
 const SPEC_COLORS: Record<OtaSpecState, string> = { notDownloaded: 'default', downloaded: 'blue', updated: 'green' };
 const STATE_COLORS: Partial<Record<OtaJobState, string>> = { failed: 'red', cancelled: 'default', updated: 'green' };
@@ -31,7 +32,7 @@ export function UpgradeJobs(props: {
       pagination={props.jobs.length > 20 ? { pageSize: 20 } : false}
       scroll={{ x: 760 }}
       data-testid={props.testId}
-      locale={{ emptyText: t('ota.jobs.none') }}
+      locale={{ emptyText: <EmptyState description={t('ota.jobs.none')} /> }}
       rowClassName={(job) => `ota-job ota-job-${job.state}`}
       columns={[
         props.show === 'set'

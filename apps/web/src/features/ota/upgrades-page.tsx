@@ -38,6 +38,7 @@ import {
   type FirmwareFormValues,
 } from './api.ts';
 import { UpgradeJobs } from './upgrade-jobs.tsx';
+import { EmptyState } from '../../components/empty-state.tsx';
 
 const MB = 1024 * 1024;
 
@@ -80,7 +81,7 @@ export function UpgradesPage() {
         pagination={false}
         scroll={{ x: 960 }}
         data-testid="firmware-files"
-        locale={{ emptyText: t('ota.files.none') }}
+        locale={{ emptyText: <EmptyState description={t('ota.files.none')} /> }}
         columns={[
           { title: t('ota.files.name'), dataIndex: 'name' },
           { title: t('ota.files.version'), dataIndex: 'version' },
