@@ -402,6 +402,80 @@ describe.skipIf(!PG_URL)('migrating the embedded SQLite database to PostgreSQL',
           finished_at: now,
         })
         .execute();
+      // An energy-storage station with its template, a tactic sent, a day's energy and a run record.
+      const tariff = await app.sites.service.createTemplate({
+        companyId,
+        name: 'Copied tariff',
+        body: {
+          ranges: [
+            { start: '08:00', end: '22:00', period: 'peak' },
+            { start: '22:00', end: '08:00', period: 'valley' },
+          ],
+          prices: {
+            sharp: { buy: 1.2, sell: 1.1 },
+            peak: { buy: 1, sell: 0.9 },
+            flat: { buy: 0.6, sell: 0.5 },
+            valley: { buy: 0.3, sell: 0.2 },
+          },
+          powerKw: 100,
+          chargeCutoffSoc: 95,
+          dischargeCutoffSoc: 10,
+          socMargin: 3,
+          chargeInFlat: false,
+          reversePower: { enabled: true, marginKw: 5 },
+          demandControl: { enabled: false, limitKw: 0 },
+        },
+      });
+      const station = await app.sites.service.createStation({
+        companyId,
+        name: 'Copied station',
+        timeZone: 'Asia/Shanghai',
+        capacityKwh: 215,
+        ratingKw: 100,
+        modemId: set.modemId,
+        devices: [{ gensetId: set.id, role: 'pcs' }],
+        templateId: tariff.id,
+      });
+      await db
+        .insertInto('site_tactic')
+        .values({
+          site_id: station.id,
+          version: 1,
+          strategy: 'timeOfUse',
+          template_id: tariff.id,
+          template_version: tariff.version,
+          body: '{}',
+          user_id: me,
+          account: 'manager@example.com',
+          request_id: null,
+          outcome: 'accepted',
+          reason: '',
+          created_at: now,
+          finished_at: now,
+        })
+        .execute();
+      const version = await db
+        .selectFrom('price_template_version')
+        .select('id')
+        .where('template_id', '=', tariff.id)
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto('site_energy')
+        .values({
+          site_id: station.id,
+          day: '2026-01-15',
+          period: 'peak',
+          template_version_id: version.id,
+          charge_kwh: 0,
+          discharge_kwh: 80.5,
+          charge_cost: 0,
+          discharge_income: 72.45,
+        })
+        .execute();
+      await db
+        .insertInto('site_run_record')
+        .values({ site_id: station.id, ts: now, kind: 'tacticAccepted', version: 1, detail: '{}', created_at: now })
+        .execute();
       await app.devices.ingest.flush();
 
       const { rows } = await sql<{ name: string }>`select name from sqlite_master
