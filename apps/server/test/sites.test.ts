@@ -402,6 +402,10 @@ describe('tactics', () => {
     });
     expect(res.code).toBe(400);
     expect(res.msg).toBe('Station devices: the station has no BMS');
+    // no tactic runs: no demand-response event either
+    const now = Date.now();
+    const dr = await post(manager, '/ems/demandResponse', { token, start: now, end: now + 60_000, kw: 10 });
+    expect(dr.code).toBe(409);
     const zh = await post(
       manager,
       '/ems/sendTactic',
@@ -494,6 +498,16 @@ describe('tactics', () => {
     expect(request.tactic.roles.soc).toMatchObject({ address: hw.sets.bms.address });
     expect(request.tactic.roles.pvPowerKw).toMatchObject({ address: hw.sets.pv.address });
 
+    // a demand-response event for the tactic in force
+    const start = Date.now() + 60_000;
+    const dr = await post(manager, '/ems/demandResponse', { token, start, end: start + 1_800_000, kw: 120 });
+    expect(dr.code, dr.msg).toBe(200);
+    const event = await hw.module.waitFor('request', (r: { kind: string }) => r.kind === 'demandResponse');
+    expect(event.event).toEqual({ id: dr.data.id, startTs: start, endTs: start + 1_800_000, kw: 120 });
+    const over = await post(manager, '/ems/demandResponse', { token, start: 0, end: 1000, kw: 120 });
+    expect(over.code).toBe(400);
+    expect(Object.keys(over.data.fields)).toEqual(['end']);
+
     answer = 'refuse';
     const refused = await post(manager, '/ems/sendTactic', {
       token,
@@ -581,6 +595,7 @@ describe('tactics', () => {
       'stateChanged',
       'tacticSent',
       'tacticAccepted',
+      'demandResponse',
       'tacticSent',
       'tacticRefused',
     ]);
@@ -589,7 +604,8 @@ describe('tactics', () => {
     const refusedRecord = records.data.list.find((r: { kind: string }) => r.kind === 'tacticRefused');
     expect(refusedRecord.text).toBe('Tactic 2 refused by the module: PCS in local mode');
     const log = await get(manager, '/site/log', { token });
-    expect(log.data.list.slice(0, 2).map((e: { outcome: string }) => e.outcome)).toEqual(['refused', 'accepted']);
+    expect(log.data.list.slice(0, 3).map((e: { outcome: string }) => e.outcome)).toEqual(['refused', 'ok', 'accepted']);
+    expect(log.data.list[1].matter).toBe(`Sent a demand-response event of 120 kW to “Works”`);
   });
 });
 
