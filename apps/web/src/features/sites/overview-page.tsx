@@ -47,26 +47,32 @@ function Overview({ station }: { station: Station }) {
                 <SocGauge soc={overview.soc} />
               </Col>
               <Col xs={24} sm={14}>
-                <Space orientation="vertical" size={8} className="ems-figures" data-testid="today-figures">
-                  <Statistic
-                    title={t('ems.overview.todayCharge')}
-                    value={overview.todayChargeKwh}
-                    precision={ENERGY_DECIMALS}
-                    suffix={localUnit('kWh')}
-                  />
-                  <Statistic
-                    title={t('ems.overview.todayDischarge')}
-                    value={overview.todayDischargeKwh}
-                    precision={ENERGY_DECIMALS}
-                    suffix={localUnit('kWh')}
-                  />
-                  <Statistic
-                    title={t('ems.overview.todayIncome')}
-                    value={overview.todayIncome}
-                    precision={MONEY_DECIMALS}
-                    suffix={currencyUnit(currency)}
-                  />
-                </Space>
+                <Row gutter={[12, 8]} className="ems-figures" data-testid="today-figures">
+                  <Col xs={8} sm={24}>
+                    <Statistic
+                      title={t('ems.overview.todayCharge')}
+                      value={overview.todayChargeKwh}
+                      precision={ENERGY_DECIMALS}
+                      suffix={localUnit('kWh')}
+                    />
+                  </Col>
+                  <Col xs={8} sm={24}>
+                    <Statistic
+                      title={t('ems.overview.todayDischarge')}
+                      value={overview.todayDischargeKwh}
+                      precision={ENERGY_DECIMALS}
+                      suffix={localUnit('kWh')}
+                    />
+                  </Col>
+                  <Col xs={8} sm={24}>
+                    <Statistic
+                      title={t('ems.overview.todayIncome')}
+                      value={overview.todayIncome}
+                      precision={MONEY_DECIMALS}
+                      suffix={currencyUnit(currency)}
+                    />
+                  </Col>
+                </Row>
               </Col>
             </Row>
           </Card>

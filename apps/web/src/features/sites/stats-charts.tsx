@@ -75,7 +75,7 @@ export function EnergyChart({ stats }: { stats: SiteStatsResponse }) {
       yAxis: {
         type: 'value',
         name: kwh,
-        axisLabel: { formatter: (v: number) => formatNumber(Math.abs(v), 0) },
+        axisLabel: { formatter: (v: number) => formatNumber(Math.abs(v), 2) },
       },
       series,
     };

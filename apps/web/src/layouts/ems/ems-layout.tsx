@@ -44,6 +44,7 @@ export function EmsLayout() {
                 <Badge
                   count={alarmCount}
                   showZero
+                  color={alarmCount > 0 ? undefined : '#8c8c8c'}
                   size="small"
                   offset={[10, -2]}
                   title={t('ems.alarmCount')}
