@@ -46,7 +46,8 @@ export function tariffRangesProblem(
     const start = minutesOf(r.start);
     const end = minutesOf(r.end);
     if (start === end) return { index, issue: 'empty' };
-    const length = (end - start + DAY_MINUTES) % DAY_MINUTES;
+    // 00:00–24:00 is the whole day; a range that wraps midnight runs on into the next day
+    const length = end > start ? end - start : end + DAY_MINUTES - start;
     for (let i = 0; i < length; i++) {
       const minute = (start + i) % DAY_MINUTES;
       if (covered[minute] !== -1) return { index, issue: 'overlap' };

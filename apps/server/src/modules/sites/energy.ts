@@ -86,6 +86,9 @@ interface PcsBinding {
   dischargeKey: string | null;
 }
 
+/** Readings further apart than this are a gap: their energy is placed at the later one. */
+const MIDPOINT_GAP_MS = 15 * 60_000;
+
 export function createSiteEnergy({ db, protocols, log }: { db: Db; protocols: ProtocolStore; log: FastifyBaseLogger }) {
   const repo = createSiteRepository(db);
   let bindings = new Map<number, PcsBinding[]>();
@@ -152,9 +155,13 @@ export function createSiteEnergy({ db, protocols, log }: { db: Db; protocols: Pr
         const chargeKwh = Math.max(0, charge - last.charge);
         const dischargeKwh = Math.max(0, discharge - last.discharge);
         if (chargeKwh === 0 && dischargeKwh === 0) continue;
+        // The energy flowed between the two readings: it is placed at their midpoint, so a reading taken just
+        // after a period began does not carry the end of the period before into it. Across a gap (the module away)
+        // when it flowed is unknown, and the reading's own time is used.
+        const at = ts - last.ts <= MIDPOINT_GAP_MS ? Math.round((last.ts + ts) / 2) : ts;
         const price = pricing(
-          versionAt(b.templateId === null ? undefined : versions.get(b.templateId), ts),
-          ts,
+          versionAt(b.templateId === null ? undefined : versions.get(b.templateId), at),
+          at,
           b.timeZone,
         );
         await repo.addEnergy(trx, b.siteId, {
