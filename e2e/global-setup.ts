@@ -86,6 +86,8 @@ export default async function globalSetup() {
       MQTT_PORT: '0',
       // the live pages' tests count alarms and samples from an empty past; first-look.spec.ts has its own server
       DEMO_BACKFILL_DAYS: '0',
+      // the demo stations get a few days, for their statistics pages
+      DEMO_STATION_BACKFILL_DAYS: '3',
       WEATHER_URL: weather.url,
       WEATHER_KEY: 'e2e',
       // Every test signs in from 127.0.0.1, many a minute; rate-limit.spec.ts runs a server with low limits.

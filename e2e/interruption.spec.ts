@@ -8,7 +8,7 @@ import { startOwnServer } from './own-server.ts';
 let own: Awaited<ReturnType<typeof startOwnServer>> | undefined;
 
 test.beforeAll(async () => {
-  own = await startOwnServer('interruption', { DEMO_BACKFILL_DAYS: '0' });
+  own = await startOwnServer('interruption', { DEMO_BACKFILL_DAYS: '0', DEMO_STATION_BACKFILL_DAYS: '0' });
 });
 
 test.afterAll(async () => own?.close());

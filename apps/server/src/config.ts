@@ -94,6 +94,7 @@ const envSchema = z.object({
   INGEST_GAP_WAIT_MS: z.coerce.number().int().min(100).max(3_600_000).default(180_000),
   DEMO_FLEET: flag.optional(),
   DEMO_BACKFILL_DAYS: z.coerce.number().int().min(0).max(90).default(30),
+  DEMO_STATION_BACKFILL_DAYS: z.coerce.number().int().min(0).max(366).default(60),
   WEATHER_URL: z
     .string()
     .url()
@@ -185,6 +186,8 @@ export interface Config {
   demoFleet: boolean;
   /** Days of past the demo sets are given on a fresh start (0: none; they start with no history). */
   demoBackfillDays: number;
+  /** Days of past a fresh demo storage station is given (0: none). */
+  demoStationBackfillDays: number;
   /** Current-weather endpoint of an OpenWeatherMap-compatible service (weather off when not set). */
   weatherUrl?: string;
   weatherKey: string;
@@ -271,6 +274,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ingestGapWaitMs: e.INGEST_GAP_WAIT_MS,
     demoFleet: e.DEMO_FLEET ?? e.DEMO,
     demoBackfillDays: e.DEMO_BACKFILL_DAYS,
+    demoStationBackfillDays: e.DEMO_STATION_BACKFILL_DAYS,
     ...(e.WEATHER_URL ? { weatherUrl: e.WEATHER_URL } : {}),
     weatherKey: e.WEATHER_KEY,
     weatherCacheMs: e.WEATHER_CACHE_MINUTES * 60_000,

@@ -57,6 +57,7 @@ export async function createTestApp(env: Record<string, string> = {}, opts: Test
     DEMO_FLEET: '0',
     // a demo fleet in a test starts with no past unless the test asks for one
     DEMO_BACKFILL_DAYS: '0',
+    DEMO_STATION_BACKFILL_DAYS: '0',
     MQTT_HOST: '127.0.0.1',
     WEB_DIST: join(dataDir, 'no-web'),
     ...(pgUrl ? { DATABASE_URL: pgUrl } : {}),

@@ -46,6 +46,8 @@ export interface DevicesHandle {
   health: ServiceHealth;
   /** Stations for the realtime channel (set by the stations' plugin). */
   stations?: StationWatch;
+  /** Closed first when the server stops, while ingestion and the broker still run (the demo's stations). */
+  closeFirst: (() => Promise<void>)[];
 }
 
 declare module 'fastify' {
@@ -148,6 +150,7 @@ export default fp(
       demoSimulators: [],
       demoBackfilled: Promise.resolve(),
       health,
+      closeFirst: [],
     };
     app.decorate('devices', handle);
 
@@ -196,6 +199,7 @@ export default fp(
     // preClose runs before the database closes (onClose): the demo modules say goodbye to a live broker and
     // everything already received is stored.
     app.addHook('preClose', async () => {
+      await Promise.allSettled(handle.closeFirst.map((close) => close()));
       await demoFleet?.close();
       planner.close();
       await ingest.close();

@@ -6,10 +6,11 @@ import type { FastifyInstance } from 'fastify';
 import { API_BASE } from '@genset/protocol';
 import { createSiteService, type SiteService } from '../modules/sites/service.ts';
 import { siteRoutes } from '../modules/sites/routes.ts';
+import { startDemoStations, type DemoStations } from '../modules/devices/demo-stations.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    sites: { service: SiteService };
+    sites: { service: SiteService; demo: DemoStations | null };
   }
 }
 
@@ -25,12 +26,41 @@ export default fp(
       bus: devices.bus,
       commandTimeoutMs: app.config.commandTimeoutMs,
       live: (gensetId) => devices.ingest.latestRow(gensetId),
-      changed: () => devices.ingest.sitesChanged(),
+      // a set bound to a station (or freed from one) leaves (or rejoins) the genset lists
+      changed: () => {
+        devices.ingest.sitesChanged();
+        app.gensets.directory.invalidate();
+      },
       ...(opts.now ? { now: opts.now } : {}),
     });
     devices.stations = service.watch;
-    app.decorate('sites', { service });
     await app.register(siteRoutes, { prefix: API_BASE, sites: service });
+
+    // The demo's stations, live beside the demo's sets (after their past, when they are given one).
+    const { config } = app;
+    const brokerPort = devices.transport.port;
+    const demo =
+      config.demo && config.demoFleet && brokerPort !== undefined
+        ? await startDemoStations({
+            db: app.database.db,
+            fleet: devices.fleet,
+            sites: service,
+            brokerPort,
+            dataDir: config.dataDir,
+            signSecret: config.signSecret,
+            log: app.log,
+            invalidate: () => {
+              devices.ingest.invalidate();
+              devices.ingest.sitesChanged();
+              app.gensets.directory.invalidate();
+            },
+            ingest: devices.ingest,
+            backfillDays: config.demoStationBackfillDays,
+            after: devices.demoBackfilled,
+          })
+        : null;
+    if (demo) devices.closeFirst.push(() => demo.close());
+    app.decorate('sites', { service, demo });
   },
   { name: 'sites', dependencies: ['devices'] },
 );

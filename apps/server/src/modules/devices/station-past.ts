@@ -44,6 +44,10 @@ export function stationPast(opts: {
   tactic: Pick<EmsTactic, 'strategy' | 'params' | 'template' | 'timeZone'>;
   to: number;
   port: string;
+  /** Whether the PCS's watchdog is on again after the past (default true). */
+  watchdogAfter?: boolean;
+  /** Asked before each reading: true ends the past there (the server is stopping). */
+  stop?: () => boolean;
 }): StationPast {
   const { site, tactic, port } = opts;
   let count = 0;
@@ -58,7 +62,7 @@ export function stationPast(opts: {
     let latch: SocLatch = SOC_LATCH_OPEN;
     let sinceRead = 0;
     try {
-      while (site.now() + DECIDE_EVERY_MS <= opts.to) {
+      while (site.now() + DECIDE_EVERY_MS <= opts.to && !opts.stop?.()) {
         const measurements = measure(site);
         const decision = decide({
           measurements,
@@ -93,7 +97,7 @@ export function stationPast(opts: {
       }
     } finally {
       site.refresh();
-      site.setPcsSetting('watchdog_time', watchdogS);
+      if (opts.watchdogAfter ?? true) site.setPcsSetting('watchdog_time', watchdogS);
     }
   }
   return { snapshots: generate(), count: () => count };

@@ -223,6 +223,10 @@ export function createSetDirectory(opts: { db: Db; bus: RealtimeBus; log: Fastif
             'l.device_ts',
           ])
           .where('g.deleted_at', 'is', null)
+          // a storage station's PCS, BMS, meter and PV are its devices, listed with the station, not as gensets
+          .where((eb) =>
+            eb.not(eb.exists(eb.selectFrom('site_device as sd').select('sd.id').whereRef('sd.genset_id', '=', 'g.id'))),
+          )
           .where('g.id', '>', after)
           .orderBy('g.id')
           .limit(LOAD_SLICE)

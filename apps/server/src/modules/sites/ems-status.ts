@@ -96,8 +96,10 @@ export function createSiteEms({
       const demand = ems.demandResponse ?? null;
       const set = await pcsOf(site.id, modem);
       const open = set?.openAlarms.get(EMS_SAFE_ALARM_CODE);
-      const opening = set && safe && !open;
-      const closing = set && open && !safe ? open : undefined;
+      // a station not yet sent a tactic is idle, not faulted: its state says so, no alarm is raised for it
+      const alarming = safe !== null && safe !== 'noTactic';
+      const opening = set && alarming && !open;
+      const closing = set && open && !alarming ? open : undefined;
       let opened: OpenAlarm | undefined;
 
       await db.transaction().execute(async (trx) => {

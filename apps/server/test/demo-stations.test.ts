@@ -1,0 +1,95 @@
+// The demo's storage stations: on a fresh start each lives its last days through the real decoder and ingestion,
+// run by the module's own strategies, so its statistics are full at once and its income is what its periods'
+// energy costs and earns; then its live module is sent its tactic and runs it. The stations' devices stay out of
+// the genset lists.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PricePeriod } from '@genset/protocol';
+import { call, createTestApp, login, type TestApp } from './helpers.ts';
+
+const DAYS = 3;
+
+let t: TestApp;
+let manager: string;
+
+function ok(res: { code: number; msg: string; data: any }) {
+  expect(res.code, res.msg).toBe(200);
+  return res.data;
+}
+
+async function waitFor(what: string, ok: () => Promise<boolean>, ms = 60_000) {
+  const deadline = Date.now() + ms;
+  while (!(await ok())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+const stations = async () =>
+  ok(await call(t.app, 'GET', '/site/list?page=1&size=20', { token: manager })).list as {
+    token: string;
+    name: string;
+    timeZone: string;
+    totalIncome: number;
+  }[];
+
+beforeAll(async () => {
+  t = await createTestApp({ DEMO_FLEET: '1', DEMO_BACKFILL_DAYS: '0', DEMO_STATION_BACKFILL_DAYS: String(DAYS) });
+  await t.app.sites.demo!.ready;
+  manager = await login(t.app, 'manager@example.com', 'Demo#2026');
+}, 180_000);
+afterAll(async () => t?.close());
+
+describe('the demo stations', () => {
+  it('are two, each with its days of past, priced by its template to the cent', async () => {
+    const list = await stations();
+    expect(list.map((s) => s.name).sort()).toEqual(['Industrial park storage', 'Solar logistics hub storage']);
+    const db = t.app.database.db;
+    for (const station of list) {
+      const site = await db.selectFrom('site').selectAll().where('token', '=', station.token).executeTakeFirstOrThrow();
+      const rows = await db.selectFrom('site_energy').selectAll().where('site_id', '=', site.id).execute();
+      const days = new Set(rows.map((r) => r.day));
+      expect(days.size, station.name).toBeGreaterThanOrEqual(DAYS);
+      // the income is what the stored energy of each period costs and earns at that period's prices
+      const versions = await t.app.sites.service.templateVersions([site.template_id!]);
+      const prices = versions.get(site.template_id!)!.at(-1)!.body.prices;
+      let income = 0;
+      for (const r of rows) {
+        const price = prices[r.period as PricePeriod];
+        expect(r.charge_cost).toBeCloseTo(r.charge_kwh * price.buy, 6);
+        expect(r.discharge_income).toBeCloseTo(r.discharge_kwh * price.sell, 6);
+        income += r.discharge_income - r.charge_cost;
+      }
+      // to the cent: the answer is the sum rounded
+      expect(Math.abs(station.totalIncome - income)).toBeLessThanOrEqual(0.005 + 1e-9);
+    }
+  });
+
+  it('shift energy by their strategies: the park charges in the valley and discharges in the peaks', async () => {
+    const park = (await stations()).find((s) => s.name === 'Industrial park storage')!;
+    // a whole past day, on the station's own calendar
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: park.timeZone }).format(Date.now() - 86_400_000);
+    const stats = ok(
+      await call(t.app, 'POST', '/ems/stats', {
+        token: manager,
+        body: { token: park.token, granularity: 'day', date: day },
+      }),
+    );
+    const of = (period: string) => stats.periods[period];
+    expect(of('valley').chargeKwh).toBeGreaterThan(100);
+    expect(of('valley').dischargeKwh).toBe(0);
+    expect(of('peak').dischargeKwh + of('sharp').dischargeKwh).toBeGreaterThan(100);
+    expect(stats.totals.income).toBeGreaterThan(0);
+  });
+
+  it('run their tactic live, and their devices are not listed as gensets', async () => {
+    for (const station of await stations()) {
+      await waitFor(`${station.name} running its tactic`, async () => {
+        const info = ok(await call(t.app, 'GET', `/site/getInfo/${station.token}`, { token: manager }));
+        return info.tactic.runningVersion === 1 && info.tactic.sentOutcome === 'accepted';
+      });
+    }
+    const sets = ok(await call(t.app, 'POST', '/genset/mylist', { token: manager, body: { size: 50 } }));
+    expect(sets.total).toBe(8);
+    expect(sets.list.map((s: { name: string }) => s.name).join()).not.toMatch(/PCS|BMS|meter/);
+  });
+});
