@@ -1,10 +1,13 @@
 // /ems/devices: the station's sets by role (PCS, BMS, grid meter, PV) with their state and key live values —
-// the BMS's cell extremes with the cells' ids among them — and a link to each set's own live page.
+// the BMS's cell extremes with the ids of those cells — and a link to each set's own live page. The sets are
+// followed on the realtime channel, whose pushes carry every item (the cells' ids too).
+import { useMemo } from 'react';
 import { Card, Col, Descriptions, Row, Space, Spin, Typography } from 'antd';
 import { LineChartOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { SITE_DEVICE_ROLES, type SiteDevicesResponse } from '@genset/protocol';
+import { useFleetRealtime, type LiveSet } from '../../realtime/index.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { ErrorState } from '../../components/error-state.tsx';
 import { formatDateTime, formatValue } from '../../components/format.ts';
@@ -18,10 +21,43 @@ import './sites.css';
 
 type Device = SiteDevicesResponse['list'][number];
 
-const DEVICES_REFRESH_MS = 5_000;
+/** Pushes keep the values current; the call is repeated now and then for the sets' state and alarm counts. */
+const DEVICES_REFRESH_MS = 15_000;
 
-function DeviceCard({ device }: { device: Device }) {
+/** The item that says which cell an extreme belongs to: `max_cell_voltage` → `max_cell_voltage_id`. */
+const idKey = (key: string) => `${key}_id`;
+
+export interface DeviceRow {
+  key: string;
+  name: string;
+  text: string;
+  /** The cell an extreme was read at, when the set says. */
+  cell: number | null;
+}
+
+/** The rows of a set: pushed values over the call's, an extreme's cell id beside it rather than on its own row. */
+export function deviceRows(device: Device, live: LiveSet | undefined): DeviceRow[] {
+  const value = (key: string) => {
+    const pushed = live?.values[key];
+    return pushed !== undefined ? pushed : (device.values.find((v) => v.key === key)?.value ?? null);
+  };
+  const keys = new Set(device.values.map((v) => v.key));
+  return device.values
+    .filter((v) => !(v.key.endsWith('_id') && keys.has(v.key.slice(0, -3))))
+    .map((v) => {
+      const cell = value(idKey(v.key));
+      return {
+        key: v.key,
+        name: v.name,
+        text: formatValue(value(v.key), v.unit, v.decimals),
+        cell: cell === null ? null : Math.round(cell),
+      };
+    });
+}
+
+function DeviceCard({ device, live }: { device: Device; live: LiveSet | undefined }) {
   const { t } = useTranslation();
+  const rows = deviceRows(device, live);
   return (
     <Card
       size="small"
@@ -44,16 +80,26 @@ function DeviceCard({ device }: { device: Device }) {
           {t('ems.devices.lastSeen', { time: formatDateTime(device.lastSeen, true) })}
         </Typography.Text>
       </Space>
-      {device.values.length ? (
+      {rows.length ? (
         <Descriptions
           size="small"
           column={1}
           bordered
           className="ems-device-values"
-          items={device.values.map((v) => ({
-            key: v.key,
-            label: v.name,
-            children: <span data-key={v.key}>{formatValue(v.value, v.unit, v.decimals)}</span>,
+          items={rows.map((row) => ({
+            key: row.key,
+            label: row.name,
+            children: (
+              <span data-key={row.key}>
+                {row.text}
+                {row.cell === null ? null : (
+                  <span className="ems-muted" data-testid="cell-id">
+                    {' '}
+                    · {t('ems.devices.cell', { id: row.cell })}
+                  </span>
+                )}
+              </span>
+            ),
           }))}
         />
       ) : (
@@ -66,6 +112,8 @@ function DeviceCard({ device }: { device: Device }) {
 function Devices({ station }: { station: Station }) {
   const { t } = useTranslation();
   const devices = useSiteDevices(station.token, { refetchMs: DEVICES_REFRESH_MS });
+  const tokens = useMemo(() => (devices.data?.list ?? []).map((d) => d.token), [devices.data]);
+  const { sets: live } = useFleetRealtime(tokens);
   if (devices.isError && !devices.data)
     return <ErrorState error={devices.error} onRetry={() => void devices.refetch()} />;
   if (!devices.data) {
@@ -85,7 +133,7 @@ function Devices({ station }: { station: Station }) {
         <Row gutter={[16, 16]}>
           {list.map((device) => (
             <Col key={device.token} xs={24} md={12} xxl={8}>
-              <DeviceCard device={device} />
+              <DeviceCard device={device} live={live[device.token]} />
             </Col>
           ))}
         </Row>

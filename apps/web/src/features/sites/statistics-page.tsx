@@ -188,6 +188,9 @@ function Statistics({ station }: { station: Station }) {
           <Row gutter={[16, 16]}>
             <Col xs={24} xl={14}>
               <Card size="small" title={t('ems.stats.energy')}>
+                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                  {t('ems.stats.energyHelp')}
+                </Typography.Text>
                 <EnergyChart stats={data} />
               </Card>
             </Col>

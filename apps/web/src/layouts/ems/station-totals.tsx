@@ -6,6 +6,7 @@ import { localUnit } from '../../components/format.ts';
 import { currencyUnit, ENERGY_DECIMALS, MONEY_DECIMALS } from '../../features/sites/site-format.ts';
 import { SiteStatusTag } from '../../features/sites/site-status-tag.tsx';
 import type { Station } from '../../features/sites/use-station.ts';
+import './station-totals.css';
 
 export function StationTotals({ station }: { station: Station | null }) {
   const { t } = useTranslation();
@@ -35,7 +36,7 @@ export function StationTotals({ station }: { station: Station | null }) {
     },
   ];
   return (
-    <Flex gap={24} wrap align="center" data-testid="station-totals">
+    <Flex gap={24} wrap align="center" className="ems-totals" data-testid="station-totals">
       <div>
         <Typography.Text type="secondary">{t('ems.station')}</Typography.Text>
         <div>
