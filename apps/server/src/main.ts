@@ -3,6 +3,7 @@
 import { loadConfig } from './config.ts';
 import { startServer } from './server.ts';
 import { DEMO_ACCOUNTS, DEMO_ADMIN, DEMO_PASSWORD } from './seed/demo.ts';
+import { DEMO_STATIONS } from './modules/devices/demo-stations.ts';
 import { DEMO_SETS } from './modules/devices/demo-fleet.ts';
 
 const GRACE_MS = 10_000;
@@ -33,6 +34,12 @@ async function main() {
             ...(config.demoBackfillDays > 0
               ? [
                   `  On a fresh start they are first given their last ${config.demoBackfillDays} days of history (DEMO_BACKFILL_DAYS=0: none)`,
+                ]
+              : []),
+            `  ${DEMO_STATIONS.length} demo storage stations run on simulated sites, each by its own module's EMS (My stations)`,
+            ...(config.demoStationBackfillDays > 0
+              ? [
+                  `  On a fresh start they first live their last ${config.demoStationBackfillDays} days (DEMO_STATION_BACKFILL_DAYS=0: none)`,
                 ]
               : []),
           ]
