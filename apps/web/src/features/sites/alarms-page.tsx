@@ -1,7 +1,7 @@
 // /ems/baojinginfo: the station's alarms — those active now on any of its sets (refreshed whenever the
 // station's alarm count changes) and those that started in a chosen range, by level and state, paged.
 import { useEffect, useMemo, useState } from 'react';
-import { Card, DatePicker, Select, Space, Table, Tag } from 'antd';
+import { Card, DatePicker, Select, Space, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
@@ -50,7 +50,7 @@ function useAlarmColumns(withState: boolean): ColumnsType<SiteAlarmEntry> {
             title: t('ems.alarms.end'),
             width: 170,
             render: (_: unknown, a: SiteAlarmEntry) =>
-              a.end === null ? <Tag color="red">{t('ems.alarms.active')}</Tag> : formatDateTime(a.end, true),
+              a.end === null ? <ToneTag tone="red">{t('ems.alarms.active')}</ToneTag> : formatDateTime(a.end, true),
           },
         ]
       : []),

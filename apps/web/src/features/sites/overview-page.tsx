@@ -1,9 +1,10 @@
 // /ems/index: the station now — its energy flow live (grid, PV, battery and load in kW and direction), the
 // battery's SOC, today's charge, discharge and income, and the tactic sent against the one running.
-import { Button, Card, Col, Row, Space, Statistic, Tag, Typography } from 'antd';
+import { Button, Card, Col, Row, Space, Statistic, Typography } from 'antd';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, localUnit } from '../../components/format.ts';
+import { ToneTag } from '../../components/tone-tag.tsx';
 import { EnergyFlowDiagram } from './energy-flow-diagram.tsx';
 import { EMS_PATHS, stationHref } from './links.ts';
 import { currencyUnit, ENERGY_DECIMALS, MONEY_DECIMALS } from './site-format.ts';
@@ -27,9 +28,9 @@ function Overview({ station }: { station: Station }) {
           title={<h2 className="ems-page-title">{t('ems.flow.title')}</h2>}
           extra={
             <Space size={8} wrap>
-              <Tag color={station.online ? 'green' : 'default'} data-testid="live-state">
+              <ToneTag tone={station.online ? 'green' : 'grey'} data-testid="live-state">
                 {station.online ? t('ems.live.on') : t('ems.live.off')}
-              </Tag>
+              </ToneTag>
             </Space>
           }
         >

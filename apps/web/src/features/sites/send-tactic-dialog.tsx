@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { ResultCode, type SendTacticRequest } from '@genset/protocol';
 import { ApiError } from '../../api/request.ts';
 import { useSendTactic } from './api.ts';
+import './sites.css';
 
 export interface TacticDraft extends Omit<SendTacticRequest, 'password'> {
   templateName: string;
@@ -66,7 +67,7 @@ export function SendTacticDialog({
       title={t('ems.send.confirmTitle')}
       okText={t('ems.send.send')}
       cancelText={t('common.actions.cancel')}
-      okButtonProps={{ danger: true, loading: send.isPending }}
+      okButtonProps={{ danger: true, className: 'ems-danger-strong', loading: send.isPending }}
       onOk={() => void submit()}
       onCancel={close}
       maskClosable={!send.isPending}

@@ -37,6 +37,7 @@ import { localUnit } from '../../components/format.ts';
 import { useAuthorized } from '../../components/use-authorized.ts';
 import { useGensetList } from '../gensets/api.ts';
 import { useAddSite, useEditSite, useSiteDevices, useSiteInfo, useTemplateList } from './api.ts';
+import './sites.css';
 
 interface DeviceValue {
   token?: string;
@@ -231,6 +232,7 @@ export function SiteFormBody({ state }: { state: SiteFormState }) {
   return (
     <Form<SiteFormValues>
       form={form}
+      className="ems-form"
       layout="vertical"
       initialValues={initial ?? EMPTY}
       onFinish={(values) => void submit(values)}

@@ -220,7 +220,7 @@ function Statistics({ station }: { station: Station }) {
                 columns={bucketColumns}
                 dataSource={bucketRows}
                 pagination={false}
-                scroll={{ x: 'max-content', y: 480 }}
+                scroll={{ x: 'max-content' }}
                 loading={stats.isFetching && stats.isPlaceholderData}
                 data-testid="stats-buckets"
               />

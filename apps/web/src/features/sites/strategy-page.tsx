@@ -60,7 +60,14 @@ function SendTacticCard({ station, templates }: { station: Station; templates: T
 
   return (
     <Card size="small" title={t('ems.send.title')} data-testid="send-tactic">
-      <Form<SendValues> form={form} layout="vertical" initialValues={initial} onFinish={prepare} requiredMark={false}>
+      <Form<SendValues>
+        form={form}
+        className="ems-form"
+        layout="vertical"
+        initialValues={initial}
+        onFinish={prepare}
+        requiredMark={false}
+      >
         <Form.Item
           name="strategy"
           label={t('ems.tactic.strategy')}
@@ -100,7 +107,14 @@ function SendTacticCard({ station, templates }: { station: Station; templates: T
             <InputNumber min={0} style={{ width: '100%' }} />
           </Form.Item>
         ) : null}
-        <Button type="primary" danger icon={<SendOutlined />} htmlType="submit" data-testid="send-tactic-button">
+        <Button
+          type="primary"
+          danger
+          className="ems-danger-strong"
+          icon={<SendOutlined />}
+          htmlType="submit"
+          data-testid="send-tactic-button"
+        >
           {t('ems.send.button')}
         </Button>
       </Form>
@@ -156,6 +170,7 @@ function DemandResponseCard({ station }: { station: Station }) {
       </Typography.Paragraph>
       <Form<DemandValues>
         form={form}
+        className="ems-form"
         layout="vertical"
         onFinish={submit}
         requiredMark={false}

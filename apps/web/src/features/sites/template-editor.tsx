@@ -42,6 +42,7 @@ import { PeriodBar } from './period-bar.tsx';
 import { PERIOD_HEX } from './periods.ts';
 import { newTemplateBody } from './template-defaults.ts';
 import { paintRanges } from './tariff-ranges.ts';
+import './sites.css';
 
 export interface TemplateValues extends Omit<PriceTemplateBody, 'ranges'> {
   name: string;
@@ -301,6 +302,7 @@ export function TemplateEditor({
       ) : (
         <Form<TemplateValues>
           form={form}
+          className="ems-form"
           layout="vertical"
           initialValues={initial ?? undefined}
           onFinish={(values) => void submit(values)}
