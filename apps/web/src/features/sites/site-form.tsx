@@ -349,7 +349,17 @@ export function SiteFormBody({ state }: { state: SiteFormState }) {
             >
               {t('sites.form.addDevice')}
             </Button>
-            <Form.ErrorList errors={meta.errors} />
+            {meta.errors.map((error, index) => (
+              <Typography.Text
+                key={index}
+                type="danger"
+                role="alert"
+                style={{ display: 'block', marginTop: 4 }}
+                data-testid="refusal-devices"
+              >
+                {error}
+              </Typography.Text>
+            ))}
           </div>
         )}
       </Form.List>

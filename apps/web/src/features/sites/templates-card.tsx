@@ -2,7 +2,7 @@
 // and who changed it last; a row opens to its day of periods and its figures. Those who manage stations add
 // templates, save new versions (the editor) and delete templates no station uses.
 import { useMemo, useState } from 'react';
-import { App as AntApp, Button, Card, Descriptions, Popconfirm, Space, Table, Typography } from 'antd';
+import { App as AntApp, Button, Card, Descriptions, Grid, Popconfirm, Space, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -26,7 +26,8 @@ function TemplateSummary({ template, currency }: { template: TemplateListItem; c
   const body = template.body;
   const money = currencyUnit(currency);
   return (
-    <div style={{ padding: '4px 0' }}>
+    // no width of its own: it takes the table's, which its columns set
+    <div style={{ padding: '4px 0', width: 0, minWidth: '100%' }} data-testid="template-summary">
       <PeriodBar ranges={body.ranges} />
       <Descriptions
         size="small"
@@ -97,6 +98,7 @@ export function TemplatesCard({
 }) {
   const { t } = useTranslation();
   const { message } = AntApp.useApp();
+  const screens = Grid.useBreakpoint();
   const list = useTemplateList(TEMPLATE_PAGE);
   const remove = useDeleteTemplate();
   // undefined: closed; null: a new template; a number: a new version of that template
@@ -113,29 +115,30 @@ export function TemplatesCard({
       key: 'name',
       title: t('ems.template.name'),
       render: (_, tp) => (
-        <Space size={4} wrap>
-          <Typography.Text strong>{tp.name}</Typography.Text>
-          {tp.id === usedHere ? <ToneTag tone="green">{t('ems.templates.usedHere')}</ToneTag> : null}
-        </Space>
+        <div>
+          <Space size={4} wrap>
+            <Typography.Text strong>{tp.name}</Typography.Text>
+            {tp.id === usedHere ? <ToneTag tone="green">{t('ems.templates.usedHere')}</ToneTag> : null}
+          </Space>
+          <div className="ems-muted">
+            {tp.updatedBy
+              ? t('ems.templates.updatedBy', { time: formatDateTime(tp.updatedAt), by: tp.updatedBy })
+              : formatDateTime(tp.updatedAt)}
+          </div>
+        </div>
       ),
     },
     {
       key: 'version',
       title: t('ems.templates.version'),
-      render: (_, tp) => <span data-testid="template-version">{t('ems.tactic.version', { version: tp.version })}</span>,
-    },
-    { key: 'validFrom', title: t('ems.template.validFrom'), render: (_, tp) => formatDateTime(tp.validFrom) },
-    { key: 'stations', title: t('ems.templates.stations'), dataIndex: 'stations', align: 'right' },
-    {
-      key: 'updated',
-      title: t('ems.templates.updated'),
       render: (_, tp) => (
-        <span>
-          {formatDateTime(tp.updatedAt)}
-          <div className="ems-muted">{tp.updatedBy}</div>
-        </span>
+        <div>
+          <span data-testid="template-version">{t('ems.tactic.version', { version: tp.version })}</span>
+          <div className="ems-muted">{t('ems.templates.from', { time: formatDateTime(tp.validFrom) })}</div>
+        </div>
       ),
     },
+    { key: 'stations', title: t('ems.templates.stations'), dataIndex: 'stations', align: 'right' },
     ...(canManage
       ? [
           {
@@ -201,7 +204,8 @@ export function TemplatesCard({
           dataSource={list.data?.list ?? []}
           loading={list.isPending}
           pagination={false}
-          scroll={{ x: 'max-content' }}
+          // on a phone the columns keep their width and the table scrolls; wider, the cells wrap to fit
+          scroll={screens.sm ? undefined : { x: 'max-content' }}
           expandable={{
             expandedRowRender: (tp) => <TemplateSummary template={tp} currency={currency} />,
             rowExpandable: () => true,
