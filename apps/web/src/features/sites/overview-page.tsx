@@ -7,7 +7,7 @@ import { formatDateTime, localUnit } from '../../components/format.ts';
 import { ToneTag } from '../../components/tone-tag.tsx';
 import { EnergyFlowDiagram } from './energy-flow-diagram.tsx';
 import { EMS_PATHS, stationHref } from './links.ts';
-import { currencyUnit, ENERGY_DECIMALS, MONEY_DECIMALS } from './site-format.ts';
+import { currencyUnit, energyFigure, moneyFigure } from './site-format.ts';
 import { SocGauge } from './soc-gauge.tsx';
 import { StationPage } from './station-page.tsx';
 import { TacticCard } from './tactic-card.tsx';
@@ -53,7 +53,7 @@ function Overview({ station }: { station: Station }) {
                     <Statistic
                       title={t('ems.overview.todayCharge')}
                       value={overview.todayChargeKwh}
-                      precision={ENERGY_DECIMALS}
+                      formatter={energyFigure}
                       suffix={localUnit('kWh')}
                     />
                   </Col>
@@ -61,7 +61,7 @@ function Overview({ station }: { station: Station }) {
                     <Statistic
                       title={t('ems.overview.todayDischarge')}
                       value={overview.todayDischargeKwh}
-                      precision={ENERGY_DECIMALS}
+                      formatter={energyFigure}
                       suffix={localUnit('kWh')}
                     />
                   </Col>
@@ -69,7 +69,7 @@ function Overview({ station }: { station: Station }) {
                     <Statistic
                       title={t('ems.overview.todayIncome')}
                       value={overview.todayIncome}
-                      precision={MONEY_DECIMALS}
+                      formatter={moneyFigure}
                       suffix={currencyUnit(currency)}
                     />
                   </Col>

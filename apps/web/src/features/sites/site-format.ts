@@ -1,7 +1,7 @@
 // Figures of a station as the console writes them: energy in kWh, power in kW (in the interface language's
 // script, so "кВт·ч" in Russian), money in the station's currency with two decimals.
 import { SITE_DEFAULT_CURRENCY } from '@genset/protocol';
-import { formatValue, NONE } from '../../components/format.ts';
+import { formatNumber, formatValue, NONE } from '../../components/format.ts';
 import { storedLanguage } from '../../i18n/languages.ts';
 import { translate } from '../../i18n/index.ts';
 
@@ -49,3 +49,7 @@ export function formatMoneyNumber(value: number | null | undefined): string {
   }
   return format.format(value);
 }
+
+/** Formatters of Ant Design's Statistic: figures written the interface language's way ("12 899,6" in Russian). */
+export const energyFigure = (value: number | string) => formatNumber(Number(value), ENERGY_DECIMALS);
+export const moneyFigure = (value: number | string) => formatMoneyNumber(Number(value));

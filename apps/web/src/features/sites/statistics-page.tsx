@@ -18,7 +18,7 @@ import { ExportButton } from '../../components/export-button.tsx';
 import { formatNumber, localUnit } from '../../components/format.ts';
 import { exportSiteStats, useSiteStats } from './api.ts';
 import { PERIOD_HEX } from './periods.ts';
-import { currencyUnit, ENERGY_DECIMALS, formatMoneyNumber, MONEY_DECIMALS } from './site-format.ts';
+import { currencyUnit, ENERGY_DECIMALS, energyFigure, formatMoneyNumber, moneyFigure } from './site-format.ts';
 import { EnergyChart, IncomeChart } from './stats-charts.tsx';
 import { StationPage } from './station-page.tsx';
 import type { Station } from './use-station.ts';
@@ -145,7 +145,7 @@ function Statistics({ station }: { station: Station }) {
               <Statistic
                 title={t('ems.stats.charge')}
                 value={data.totals.chargeKwh}
-                precision={ENERGY_DECIMALS}
+                formatter={energyFigure}
                 suffix={localUnit('kWh')}
               />
             </Col>
@@ -153,7 +153,7 @@ function Statistics({ station }: { station: Station }) {
               <Statistic
                 title={t('ems.stats.discharge')}
                 value={data.totals.dischargeKwh}
-                precision={ENERGY_DECIMALS}
+                formatter={energyFigure}
                 suffix={localUnit('kWh')}
               />
             </Col>
@@ -161,7 +161,7 @@ function Statistics({ station }: { station: Station }) {
               <Statistic
                 title={t('ems.stats.chargeCost')}
                 value={data.totals.chargeCost}
-                precision={MONEY_DECIMALS}
+                formatter={moneyFigure}
                 suffix={currencyUnit(currency)}
               />
             </Col>
@@ -169,7 +169,7 @@ function Statistics({ station }: { station: Station }) {
               <Statistic
                 title={t('ems.stats.income')}
                 value={data.totals.income}
-                precision={MONEY_DECIMALS}
+                formatter={moneyFigure}
                 suffix={currencyUnit(currency)}
               />
             </Col>

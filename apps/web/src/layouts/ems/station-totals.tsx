@@ -3,7 +3,7 @@
 import { Flex, Statistic, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { localUnit } from '../../components/format.ts';
-import { currencyUnit, ENERGY_DECIMALS, MONEY_DECIMALS } from '../../features/sites/site-format.ts';
+import { currencyUnit, energyFigure, moneyFigure } from '../../features/sites/site-format.ts';
 import { SiteStatusTag } from '../../features/sites/site-status-tag.tsx';
 import type { Station } from '../../features/sites/use-station.ts';
 import './station-totals.css';
@@ -17,21 +17,21 @@ export function StationTotals({ station }: { station: Station | null }) {
       key: 'charge',
       title: t('ems.totals.charge'),
       value: site?.total_charge,
-      precision: ENERGY_DECIMALS,
+      formatter: energyFigure,
       suffix: localUnit('kWh'),
     },
     {
       key: 'discharge',
       title: t('ems.totals.discharge'),
       value: site?.total_discharge,
-      precision: ENERGY_DECIMALS,
+      formatter: energyFigure,
       suffix: localUnit('kWh'),
     },
     {
       key: 'income',
       title: t('ems.totals.income'),
       value: site?.total_income,
-      precision: MONEY_DECIMALS,
+      formatter: moneyFigure,
       suffix: currencyUnit(site?.currency),
     },
   ];
@@ -51,7 +51,7 @@ export function StationTotals({ station }: { station: Station | null }) {
           key={f.key}
           title={f.title}
           value={f.value ?? none}
-          precision={f.value === undefined ? undefined : f.precision}
+          formatter={f.value === undefined ? undefined : f.formatter}
           suffix={f.suffix}
           styles={{ content: { fontSize: 18 } }}
           data-testid={`total-${f.key}`}
