@@ -1,19 +1,33 @@
 // HTTP API benchmark (`npm run bench:api`; not a test). Seeds a fresh SQLite file with BENCH_SETS sets (one
-// module each, latest values for most of them) and BENCH_SUBSCRIBERS_PER_SET subscribers on every set, runs
-// the real server program as a child process, and measures with BENCH_CONNECTIONS keep-alive connections
-// (closed loop, as autocannon does): a bare Fastify route (its own child process) for the floor of this
-// machine, "my gensets" (page of 20, each status filter, and a deep page), getstatus of a visible set; then
-// the time of a three-month history chart of one item over hourly rollups. Prints the figures with the
-// command that made them. Parameters (environment) are listed in BENCHMARKS.md.
+// module each, latest values for most of them) and BENCH_SUBSCRIBERS_PER_SET subscribers on every set, and
+// BENCH_STATIONS energy-storage stations (a module with a PCS, a BMS and a grid meter each, a price template and a
+// year of energy per day and tariff period), runs the real server program as a child process, and measures with
+// BENCH_CONNECTIONS keep-alive connections (closed loop, as autocannon does): a bare Fastify route (its own child
+// process) for the floor of this machine, "my gensets" (page of 20, each status filter, and a deep page),
+// getstatus of a visible set; the time of a three-month history chart of one item over hourly rollups; then, on a
+// fresh server process, "my stations" (page 1 of 20) and a year of one station's statistics. Prints the figures
+// with the command that made them. Parameters (environment) are listed in BENCHMARKS.md.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DatabaseSync } from 'node:sqlite';
-import { computeSign, DEFAULT_SIGN_SECRET, GENSET_STATUS_FILTERS, layoutS } from '@genset/protocol';
+import {
+  computeSign,
+  DEFAULT_SIGN_SECRET,
+  GENSET_STATUS_FILTERS,
+  LAYOUT_E_DOCUMENTS,
+  layoutS,
+  localClock,
+  PRICE_PERIODS,
+  priceTemplateBody,
+  type PricePeriod,
+} from '@genset/protocol';
 import { openDatabase } from '../apps/server/src/db/database.ts';
 import { createFleet } from '../apps/server/src/modules/devices/fleet.ts';
 import { createUser, ensureCompanyRoles, seedBase } from '../apps/server/src/seed/base.ts';
+import { loadGet } from './lib/get-load.ts';
 import { load, type LoadRequest, type LoadResult } from './lib/http-load.ts';
 import { freePort, spawnNode, waitForPort, waitForQuiet, watchMachine, watchProcess } from './lib/proc.ts';
 import { ADMIN, signIn, startServerChild } from './lib/server.ts';
@@ -27,6 +41,7 @@ const P = {
   subscribersPerSet: intEnv('BENCH_SUBSCRIBERS_PER_SET', 100, 1, 1000),
   users: intEnv('BENCH_USERS', 1000, 1, 100_000),
   signedIn: intEnv('BENCH_SIGNED_IN', 50, 1, 1000),
+  stations: intEnv('BENCH_STATIONS', 100, 20, 2000),
   connections: intEnv('BENCH_CONNECTIONS', 50, 1, 1000),
   durationS: intEnv('BENCH_DURATION_S', 10, 1, 600),
   warmupS: intEnv('BENCH_WARMUP_S', 3, 0, 60),
@@ -40,6 +55,7 @@ const ENV_KEYS = [
   'BENCH_SUBSCRIBERS_PER_SET',
   'BENCH_USERS',
   'BENCH_SIGNED_IN',
+  'BENCH_STATIONS',
   'BENCH_CONNECTIONS',
   'BENCH_DURATION_S',
   'BENCH_WARMUP_S',
@@ -57,7 +73,11 @@ const OWNERS = 100;
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 const CHART_DAYS = 91;
-const TARGETS = { mylistP99Ms: 20, chartMs: 100 };
+const TARGETS = { mylistP99Ms: 20, chartMs: 100, stationP99Ms: 50 };
+/** Days of energy each station holds (its last 365 local days, today included). */
+const STATION_DAYS = 365;
+/** The station calls' page: "my stations", page 1 of 20 rows. */
+const STATION_PAGE = { page: 1, size: 20 };
 
 function commandLine(): string {
   const set = ENV_KEYS.filter((k) => process.env[k]).map((k) => `${k}=${process.env[k]}`);
@@ -86,12 +106,114 @@ function subscribersOf(s: number): number[] {
   return Array.from({ length: P.subscribersPerSet }, (_, j) => (s + stride * j) % P.users);
 }
 
+/** What each station binds on its module: the sets and the unit id each answers on. */
+const STATION_DEVICES = [
+  { role: 'pcs', unit: 1 },
+  { role: 'bms', unit: 2 },
+  { role: 'meter', unit: 3 },
+] as const;
+type StationRole = (typeof STATION_DEVICES)[number]['role'];
+
+/** Where the stations are, by station index: time zone, currency and what a price there is worth. */
+const STATION_PLACES = [
+  { place: 'Shanghai', timeZone: 'Asia/Shanghai', currency: 'CNY', priceScale: 1 },
+  { place: 'Suzhou', timeZone: 'Asia/Shanghai', currency: 'CNY', priceScale: 1 },
+  { place: 'Valencia', timeZone: 'Europe/Madrid', currency: 'EUR', priceScale: 0.15 },
+  { place: 'Osaka', timeZone: 'Asia/Tokyo', currency: 'JPY', priceScale: 20 },
+] as const;
+const placeOf = (i: number) => STATION_PLACES[i % STATION_PLACES.length]!;
+const stationName = (i: number) => `Station ${String(i).padStart(4, '0')} ${placeOf(i).place}`;
+
+/** A two-cycle time-of-use day (charged in the night valley and the midday flat, emptied in the peaks). */
+function stationTariff(priceScale: number) {
+  const price = (v: number) => Math.round(v * priceScale * 100) / 100;
+  return priceTemplateBody.parse({
+    ranges: [
+      { start: '00:00', end: '08:00', period: 'valley' },
+      { start: '08:00', end: '10:00', period: 'flat' },
+      { start: '10:00', end: '12:00', period: 'peak' },
+      { start: '12:00', end: '14:00', period: 'flat' },
+      { start: '14:00', end: '17:00', period: 'peak' },
+      { start: '17:00', end: '19:00', period: 'sharp' },
+      { start: '19:00', end: '21:00', period: 'peak' },
+      { start: '21:00', end: '22:00', period: 'flat' },
+      { start: '22:00', end: '24:00', period: 'valley' },
+    ],
+    prices: {
+      sharp: { buy: price(1.36), sell: price(1.36) },
+      peak: { buy: price(1.12), sell: price(1.12) },
+      flat: { buy: price(0.67), sell: price(0.67) },
+      valley: { buy: price(0.31), sell: price(0.31) },
+    },
+    powerKw: 200,
+    chargeCutoffSoc: 95,
+    dischargeCutoffSoc: 10,
+    socMargin: 5,
+    chargeInFlat: true,
+    reversePower: { enabled: true, marginKw: 5 },
+    demandControl: { enabled: false, limitKw: 400 },
+  });
+}
+
+/** Share of the capacity charged and discharged in each period of a day. */
+const PERIOD_SHARES: Record<PricePeriod, { charge: number; discharge: number }> = {
+  sharp: { charge: 0, discharge: 0.25 },
+  peak: { charge: 0, discharge: 0.55 },
+  flat: { charge: 0.15, discharge: 0.05 },
+  valley: { charge: 0.75, discharge: 0 },
+};
+
+/** The day `k` days before a YYYY-MM-DD day. */
+const daysBefore = (day: string, k: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) - k * DAY).toISOString().slice(0, 10);
+
+/** Latest values of a station's set as ingestion stores them: every item of its layout-E document. */
+function stationLatest(role: StationRole, i: number, ratingKw: number, capacityKwh: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const item of LAYOUT_E_DOCUMENTS[role].items) out[item.key] = 0;
+  if (role === 'pcs') {
+    // a third charging, a third discharging, a third at rest
+    const power = [-0.6, 0.6, 0][i % 3]! * ratingKw;
+    Object.assign(out, {
+      pcs_state: power < 0 ? 2 : power > 0 ? 3 : 1,
+      active_power: power,
+      ac_frequency: 50,
+      rated_power: ratingKw,
+      charge_energy: capacityKwh * 330,
+      discharge_energy: capacityKwh * 300,
+      power_setpoint: power,
+    });
+  } else if (role === 'bms') {
+    Object.assign(out, {
+      bms_state: 1,
+      soc: 20 + ((i * 7) % 70),
+      soh: 98,
+      charge_power_limit: ratingKw,
+      discharge_power_limit: ratingKw,
+      rated_capacity: capacityKwh,
+    });
+  } else Object.assign(out, { frequency: 50, grid_power: 80 + (i % 50), power_factor: 0.98 });
+  return out;
+}
+
+interface SeededStations {
+  /** Station tokens, by station index. */
+  tokens: string[];
+  /** Accounts that see every station: the company administrators who own them. */
+  accounts: string[];
+  /** The calendar year holding most of the stations' year, and how many of its days hold energy rows. */
+  statsYear: string;
+  statsDays: number;
+  energyRows: number;
+}
+
 interface Seeded {
   tokens: string[];
   /** Per signed-in user: a few tokens of sets that user sees (for getstatus). */
   visible: string[][];
   chartToken: string;
   accounts: string[];
+  stations: SeededStations;
 }
 
 async function seed(dbFile: string): Promise<Seeded> {
@@ -184,6 +306,7 @@ async function seed(dbFile: string): Promise<Seeded> {
   // Sets and their modules through the server's own code (tokens, codes, search text).
   const again = await openDatabase(dbFile);
   const gensetIds: number[] = [];
+  const stationModules: { modemId: number; sets: Record<StationRole, number> }[] = [];
   try {
     await again.db.transaction().execute(async (trx) => {
       const fleet = createFleet(trx);
@@ -206,6 +329,29 @@ async function seed(dbFile: string): Promise<Seeded> {
         });
         tokens.push(set.token);
         gensetIds.push(set.id);
+      }
+      // Each station's module and the sets on it (PCS, BMS, grid meter), owned like the station.
+      for (let i = 0; i < P.stations; i++) {
+        const modem = await fleet.createModem({
+          companyId,
+          modemKey: `bench-ess-${String(i).padStart(4, '0')}`,
+          secret: 'bench-secret',
+        });
+        const sets = {} as Record<StationRole, number>;
+        for (const { role, unit } of STATION_DEVICES) {
+          const set = await fleet.createGenset({
+            companyId,
+            ownerUserId: ownerIds[i % OWNERS]!,
+            name: `${stationName(i)} · ${role.toUpperCase()}`,
+            modemId: modem.id,
+            port: 'port1',
+            address: unit,
+            protocolKey: LAYOUT_E_DOCUMENTS[role].key,
+            timeZone: placeOf(i).timeZone,
+          });
+          sets[role] = set.id;
+        }
+        stationModules.push({ modemId: modem.id, sets });
       }
     });
   } finally {
@@ -244,6 +390,7 @@ async function seed(dbFile: string): Promise<Seeded> {
     });
     insertRollup.run(gensetIds[chartSet]!, bucket, JSON.stringify(stats), 360);
   }
+  const stations = seedStations(bulk, companyId, ownerIds, stationModules, now, insertLatest);
   bulk.exec('commit');
   bulk.exec('analyze');
   bulk.close();
@@ -253,7 +400,129 @@ async function seed(dbFile: string): Promise<Seeded> {
   );
   // the chart's set must be visible to the first signed-in user
   if (!subscribersOf(chartSet).includes(0)) throw new Error('chart set not visible to user 0');
-  return { tokens, visible, chartToken: tokens[chartSet]!, accounts };
+  return { tokens, visible, chartToken: tokens[chartSet]!, accounts, stations };
+}
+
+/**
+ * The stations, in the open transaction of `bulk`: per station a price template with one version (in force since
+ * before its year), the station on its module (owned by one of the company administrators, who see every station of
+ * the company), its PCS, BMS and meter bound, their latest values, and its last 365 local days of energy per tariff
+ * period (charge and discharge kWh, cost and income at the version's prices), as ingestion counts them.
+ */
+function seedStations(
+  bulk: DatabaseSync,
+  companyId: number,
+  ownerIds: number[],
+  modules: { modemId: number; sets: Record<StationRole, number> }[],
+  now: number,
+  insertLatest: ReturnType<DatabaseSync['prepare']>,
+): SeededStations {
+  const insertTemplate = bulk.prepare(
+    `insert into price_template (company_id, name, created_by, created_at, updated_at, deleted_at)
+     values (?, ?, null, ?, ?, null) returning id`,
+  );
+  const insertVersion = bulk.prepare(
+    `insert into price_template_version (template_id, version, body, valid_from, created_by, created_by_name, created_at)
+     values (?, 1, ?, ?, null, 'Bench', ?) returning id`,
+  );
+  const insertSite = bulk.prepare(
+    `insert into site (token, company_id, owner_user_id, name, address, lat, lon, time_zone, currency, capacity_kwh,
+       rating_kw, transformer_kw, build_date, modem_id, template_id, created_at, updated_at, deleted_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null) returning id`,
+  );
+  const insertDevice = bulk.prepare('insert into site_device (site_id, genset_id, role, sort) values (?, ?, ?, ?)');
+  const insertEnergy = bulk.prepare(
+    `insert into site_energy (site_id, day, period, template_version_id, charge_kwh, discharge_kwh, charge_cost,
+       discharge_income) values (?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const validFrom = now - (STATION_DAYS + 30) * DAY;
+  const tokens: string[] = [];
+  const daysPerYear = new Map<string, number>();
+  let energyRows = 0;
+  const stations: {
+    siteId: number;
+    versionId: number;
+    tariff: ReturnType<typeof stationTariff>;
+    capacityKwh: number;
+    today: string;
+  }[] = [];
+  modules.forEach(({ modemId, sets }, i) => {
+    const place = placeOf(i);
+    const tariff = stationTariff(place.priceScale);
+    const capacityKwh = 500 + (i % 4) * 250;
+    const ratingKw = capacityKwh / 2;
+    const template = insertTemplate.get(companyId, `Tariff of ${stationName(i)}`, now, now) as { id: number };
+    const version = insertVersion.get(template.id, JSON.stringify(tariff), validFrom, now) as { id: number };
+    const token = randomBytes(12).toString('base64url');
+    const today = localClock(now, place.timeZone).day;
+    const site = insertSite.get(
+      token,
+      companyId,
+      ownerIds[i % OWNERS]!,
+      stationName(i),
+      `${place.place} industrial park, unit ${i}`,
+      30 + (i % 10) / 10,
+      120 + (i % 7) / 10,
+      place.timeZone,
+      place.currency,
+      capacityKwh,
+      ratingKw,
+      ratingKw * 1.6,
+      daysBefore(today, STATION_DAYS + 30),
+      modemId,
+      template.id,
+      now,
+      now,
+    ) as { id: number };
+    tokens.push(token);
+    STATION_DEVICES.forEach(({ role }, sort) => {
+      insertDevice.run(site.id, sets[role], role, sort);
+      const values = stationLatest(role, i, ratingKw, capacityKwh);
+      insertLatest.run(sets[role], 3, 0, JSON.stringify(values), now - (i % 60) * 1000, now);
+    });
+    stations.push({
+      siteId: site.id,
+      versionId: version.id,
+      tariff,
+      capacityKwh,
+      today,
+    });
+  });
+  // Energy day by day, oldest first, every station's day before the next day (the order ingestion writes it in, so
+  // a station's rows lie spread over the table as they would after a year of service).
+  for (let d = STATION_DAYS - 1; d >= 0; d--) {
+    stations.forEach((station, i) => {
+      const day = daysBefore(station.today, d);
+      if (i === 0) daysPerYear.set(day.slice(0, 4), (daysPerYear.get(day.slice(0, 4)) ?? 0) + 1);
+      // each day a little different: 80–100 % of a full cycle
+      const f = 0.8 + 0.2 * (spread(i * 1000 + d, 3) / 100);
+      for (const period of PRICE_PERIODS) {
+        const charge = Math.round(station.capacityKwh * PERIOD_SHARES[period].charge * f * 1000) / 1000;
+        const discharge = Math.round(station.capacityKwh * PERIOD_SHARES[period].discharge * f * 0.92 * 1000) / 1000;
+        const price = station.tariff.prices[period];
+        insertEnergy.run(
+          station.siteId,
+          day,
+          period,
+          station.versionId,
+          charge,
+          discharge,
+          charge * price.buy,
+          discharge * price.sell,
+        );
+        energyRows++;
+      }
+    });
+  }
+  const [statsYear, statsDays] = [...daysPerYear.entries()].sort((a, b) => b[1] - a[1])[0]!;
+  const owners = Math.min(P.signedIn, OWNERS);
+  return {
+    tokens,
+    accounts: Array.from({ length: owners }, (_, i) => `bench-owner-${i}@example.com`),
+    statsYear,
+    statsDays,
+    energyRows,
+  };
 }
 
 function signedHeaders(token: string): Record<string, string> {
@@ -281,18 +550,19 @@ async function measure(
   pid: number,
   url: string,
   next: (c: number, n: number) => LoadRequest,
-  opts: { rawOk?: boolean; connections?: number } = {},
+  opts: { rawOk?: boolean; connections?: number; method?: 'GET' | 'POST' } = {},
 ): Promise<Row> {
   const connections = opts.connections ?? P.connections;
   const rawOk = opts.rawOk ?? false;
+  const run = opts.method === 'GET' ? loadGet : load;
   const q = await waitForQuiet(P.quietWaitS * 1000);
   if (q.cores >= 0.35) log(`  machine still busy (${fmt(q.cores, 2)} cores in use by others)`);
-  if (P.warmupS > 0) await load(url, { connections, durationMs: P.warmupS * 1000, next, rawOk });
+  if (P.warmupS > 0) await run(url, { connections, durationMs: P.warmupS * 1000, next, rawOk });
   const proc = watchProcess(pid);
   const machine = watchMachine();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  const result = await load(url, { connections, durationMs: P.durationS * 1000, next, rawOk });
+  const result = await run(url, { connections, durationMs: P.durationS * 1000, next, rawOk });
   const p = proc.stop();
   const cpu = process.cpuUsage(cpu0);
   const benchCores = (cpu.user + cpu.system) / 1000 / (performance.now() - t0);
@@ -315,6 +585,7 @@ async function main() {
   console.log(
     `Parameters: ${fmt(P.sets)} sets, ${P.subscribersPerSet} subscribers each (${fmt(P.sets * P.subscribersPerSet)} subscriptions), ` +
       `${fmt(P.users)} subscriber accounts with ${fmt(perUser)} sets each, ${P.signedIn} of them signed in, ` +
+      `${fmt(P.stations)} stations with ${STATION_DAYS} days of energy each, ` +
       `${P.connections} connections, ${P.durationS} s per phase after ${P.warmupS} s warm-up\n`,
   );
   const dataDir = mkdtempSync(join(tmpdir(), 'genset-bench-api-'));
@@ -354,8 +625,9 @@ async function main() {
     bareChild = null;
 
     const profDir = join(dataDir, 'profile');
-    server = await startServerChild(dataDir, P.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []);
+    // the profile's clock starts with the process: phases are placed in it from the time of the spawn
     const serverStartedAt = Date.now();
+    server = await startServerChild(dataDir, P.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []);
     log(`server pid ${server.pid} on ${server.url}`);
     const utokens: string[] = [];
     for (let u = 0; u < P.signedIn; u++) utokens.push(await signIn(server.url, seeded.accounts[u]!, PASSWORD));
@@ -454,48 +726,129 @@ async function main() {
     }
     const warnings = server.logLines();
     const rss = watchProcess(server.pid).stop().rssKb;
+    const serverCommand = server.command;
+    await server.stop();
+    server = null;
+
+    // Stations, on a fresh server process of the same database (its CPU profile is then the station calls' alone).
+    // The callers are company administrators: their role has site:view with the company's data scope, so each
+    // sees every station of the company (the subscribers' viewer role sees only stations they own).
+    const stationProfDir = join(dataDir, 'profile-stations');
+    const stationServerStartedAt = Date.now();
+    server = await startServerChild(dataDir, P.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${stationProfDir}`] : []);
+    log(`station server pid ${server.pid} on ${server.url}`);
+    const st = seeded.stations;
+    const otokens: string[] = [];
+    for (const account of st.accounts) otokens.push(await signIn(server.url, account, PASSWORD));
+    log(`${otokens.length} company administrators signed in`);
+    const ownerOf = (c: number) => c % otokens.length;
+    const listPath = `/yewu/site/list?page=${STATION_PAGE.page}&size=${STATION_PAGE.size}`;
+    const listProbe = (await (
+      await fetch(`${server.url}${listPath}`, { headers: signedHeaders(otokens[0]!) })
+    ).json()) as {
+      code: number;
+      msg: string;
+      data?: { total: number; list: { name: string; status: number; totalIncome: number }[] };
+    };
+    if (listProbe.code !== 200 || !listProbe.data) throw new Error(`station list: ${listProbe.code} ${listProbe.msg}`);
+    if (listProbe.data.total !== P.stations)
+      throw new Error(`station list: ${listProbe.data.total} stations seen, ${P.stations} seeded`);
+    const statsBody = (n: number) =>
+      JSON.stringify({ token: st.tokens[n % st.tokens.length], granularity: 'year', date: st.statsYear });
+    const statsProbe = (await (
+      await fetch(`${server.url}/yewu/ems/stats`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...signedHeaders(otokens[0]!) },
+        body: statsBody(0),
+      })
+    ).json()) as {
+      code: number;
+      msg: string;
+      data?: { buckets: unknown[]; totals: { chargeKwh: number; dischargeKwh: number; income: number } };
+    };
+    if (statsProbe.code !== 200 || !statsProbe.data)
+      throw new Error(`station stats: ${statsProbe.code} ${statsProbe.msg}`);
+    const statsName = `station stats, year ${st.statsYear} by month`;
+    const firstStationPhaseAt = Date.now();
+    const stationRows: Row[] = [];
+    stationRows.push(
+      await measure(
+        'station list, page 1 of 20',
+        server.pid,
+        server.url,
+        (c) => ({ path: listPath, headers: signedHeaders(otokens[ownerOf(c)]!), body: '' }),
+        { method: 'GET' },
+      ),
+    );
+    // Each request asks for another station's year (the connections go round all of them).
+    stationRows.push(
+      await measure(statsName, server.pid, server.url, (c, n) => ({
+        path: '/yewu/ems/stats',
+        headers: signedHeaders(otokens[ownerOf(c)]!),
+        body: statsBody(c * 7 + n),
+      })),
+    );
+    stationRows.push(
+      await measure(
+        'station list, page 1 (1 connection)',
+        server.pid,
+        server.url,
+        () => ({ path: listPath, headers: signedHeaders(otokens[0]!), body: '' }),
+        { method: 'GET', connections: 1 },
+      ),
+    );
+    stationRows.push(
+      await measure(
+        `${statsName} (1 connection)`,
+        server.pid,
+        server.url,
+        (_c, n) => ({ path: '/yewu/ems/stats', headers: signedHeaders(otokens[0]!), body: statsBody(n) }),
+        { connections: 1 },
+      ),
+    );
+    const stationWarnings = server.logLines();
+    const stationRss = watchProcess(server.pid).stop().rssKb;
+    await server.stop();
+    server = null;
 
     console.log(`\n=== Results of: ${commandLine()} ===`);
     console.log(`Machine: ${machine}`);
-    console.log(`Server: ${server.command}\n`);
+    console.log(`Server: ${serverCommand}\n`);
     console.log(
       `1. Keep-alive connections (conns), closed loop, ${P.durationS} s each after ${P.warmupS} s warm-up; latency = request written to body read\n`,
     );
     const bareRate = rows[0]!.result.perSecond;
-    console.log(
-      table(
-        [
-          'call',
-          'conns',
-          'rows (total)',
-          'req/s',
-          'of bare',
-          'p50 ms',
-          'p99 ms',
-          'max ms',
-          'bytes',
-          'errors',
-          'server CPU %',
-          'bench CPU %',
-          'others (cores)',
-        ],
-        [...rows, ...single].map((r) => [
-          r.name,
-          String(r.connections),
-          totals.has(r.name) ? `${totals.get(`${r.name}#rows`)} (${fmt(totals.get(r.name)!)})` : '',
-          fmt(r.result.perSecond),
-          `${fmt((r.result.perSecond / bareRate) * 100, 1)} %`,
-          fmt(r.result.latency.p50, 1),
-          fmt(r.result.latency.p99, 1),
-          fmt(r.result.latency.max, 1),
-          fmt(r.result.bytesPerAnswer),
-          fmt(r.result.errors),
-          fmt(r.serverCpu),
-          fmt(r.benchCpu),
-          fmt(r.others, 2),
-        ]),
-      ),
-    );
+    const header = [
+      'call',
+      'conns',
+      'rows (total)',
+      'req/s',
+      'of bare',
+      'p50 ms',
+      'p99 ms',
+      'max ms',
+      'bytes',
+      'errors',
+      'server CPU %',
+      'bench CPU %',
+      'others (cores)',
+    ];
+    const cells = (r: Row) => [
+      r.name,
+      String(r.connections),
+      totals.has(r.name) ? `${totals.get(`${r.name}#rows`)} (${fmt(totals.get(r.name)!)})` : '',
+      fmt(r.result.perSecond),
+      `${fmt((r.result.perSecond / bareRate) * 100, 1)} %`,
+      fmt(r.result.latency.p50, 1),
+      fmt(r.result.latency.p99, 1),
+      fmt(r.result.latency.max, 1),
+      fmt(r.result.bytesPerAnswer),
+      fmt(r.result.errors),
+      fmt(r.serverCpu),
+      fmt(r.benchCpu),
+      fmt(r.others, 2),
+    ];
+    console.log(table(header, [...rows, ...single].map(cells)));
     const worstMylist = Math.max(...rows.filter((r) => r.name.startsWith('mylist')).map((r) => r.result.latency.p99));
     console.log(
       `\nmylist p99, worst of the filters: ${fmt(worstMylist, 1)} ms (target ≤ ${TARGETS.mylistP99Ms} ms: ${worstMylist <= TARGETS.mylistP99Ms ? 'met' : 'NOT MET'})`,
@@ -517,15 +870,39 @@ async function main() {
       console.log(`Server warnings/errors (${warnings.length} lines), first 10:`);
       for (const l of warnings.slice(0, 10)) console.log(`  ${l.slice(0, 300)}`);
     } else console.log('Server wrote no warning or error.');
+
+    const year = statsProbe.data.totals;
+    console.log(
+      `\n3. Stations, on a fresh server process (same command, same database): ${fmt(P.stations)} stations of the company, ` +
+        `each a module with a PCS, a BMS and a grid meter (latest values), its own price template (one version) and ` +
+        `${STATION_DAYS} local days × 4 periods of energy (${fmt(st.energyRows)} rows in all); ${otokens.length} company ` +
+        `administrators signed in (site:view, company scope: each sees all ${fmt(listProbe.data.total)}). ` +
+        `List: GET ${listPath}. Statistics: POST /ems/stats {granularity: 'year', date: '${st.statsYear}'} of another ` +
+        `station each request: 12 month buckets from ${fmt(st.statsDays)} days × 4 periods of rows ` +
+        `(station 0: ${fmt(year.chargeKwh)} kWh charged, ${fmt(year.dischargeKwh)} kWh discharged, income ${fmt(year.income)})\n`,
+    );
+    console.log(table(header, [rows[0]!, ...stationRows].map(cells)));
+    for (const r of stationRows.filter((r) => r.connections === P.connections))
+      console.log(
+        `${r.name} p99: ${fmt(r.result.latency.p99, 1)} ms at ${r.connections} connections ` +
+          `(target ≤ ${TARGETS.stationP99Ms} ms: ${r.result.latency.p99 <= TARGETS.stationP99Ms ? 'met' : 'NOT MET'})`,
+      );
+    console.log(`Station server RSS at the end: ${mib(stationRss)}`);
+    if (stationWarnings.length) {
+      console.log(`Station server warnings/errors (${stationWarnings.length} lines), first 10:`);
+      for (const l of stationWarnings.slice(0, 10)) console.log(`  ${l.slice(0, 300)}`);
+    } else console.log('Station server wrote no warning or error.');
+
     if (P.cpuProf) {
-      await server.stop();
-      server = null;
-      const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
-      if (file) {
-        const profile = summariseProfile(join(profDir, file), firstPhaseAt - serverStartedAt, 30);
-        console.log(
-          `\nServer CPU profile from the first mylist phase on (${fmt(profile.total)} ms sampled), self time by area:`,
-        );
+      const profiles: [string, string, number][] = [
+        [profDir, 'from the first mylist phase on', firstPhaseAt - serverStartedAt],
+        [stationProfDir, 'of the station phases (station server)', firstStationPhaseAt - stationServerStartedAt],
+      ];
+      for (const [dir, what, skipMs] of profiles) {
+        const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+        if (!file) continue;
+        const profile = summariseProfile(join(dir, file), skipMs, 30);
+        console.log(`\nServer CPU profile ${what} (${fmt(profile.total)} ms sampled), self time by area:`);
         console.log(table(['area', 'share', 'time'], profile.byArea));
         console.log('\nTop functions by self time:');
         console.log(table(['function', 'share', 'time'], profile.byFunction));
