@@ -514,6 +514,13 @@ function seedStations(
       }
     });
   }
+  // each station's totals since it was built, as counting keeps them
+  bulk.exec(`update site set
+    total_charge_kwh = (select sum(e.charge_kwh) from site_energy e where e.site_id = site.id),
+    total_discharge_kwh = (select sum(e.discharge_kwh) from site_energy e where e.site_id = site.id),
+    total_charge_cost = (select sum(e.charge_cost) from site_energy e where e.site_id = site.id),
+    total_discharge_income = (select sum(e.discharge_income) from site_energy e where e.site_id = site.id)
+    where exists (select 1 from site_energy e where e.site_id = site.id)`);
   const [statsYear, statsDays] = [...daysPerYear.entries()].sort((a, b) => b[1] - a[1])[0]!;
   const owners = Math.min(P.signedIn, OWNERS);
   return {

@@ -633,6 +633,11 @@ export interface SiteTable {
   safe_reason: string | null;
   setpoint_kw: number | null;
   demand_response: string | null;
+  /** Since the station was built: kept as its energy is counted (migration 022). */
+  total_charge_kwh: number;
+  total_discharge_kwh: number;
+  total_charge_cost: number;
+  total_discharge_income: number;
   ems_ts: number | null;
   created_at: number;
   updated_at: number;

@@ -25,6 +25,7 @@ import { simUsage } from './017-sim-usage.ts';
 import { tracks } from './018-tracks.ts';
 import { controllerFirmware } from './020-controller-firmware.ts';
 import { sites } from './021-sites.ts';
+import { siteTotals } from './022-site-totals.ts';
 
 export function migrations(kind: DbKind): Record<string, Migration> {
   return {
@@ -50,5 +51,6 @@ export function migrations(kind: DbKind): Record<string, Migration> {
     '020-controller-firmware': controllerFirmware(),
     '019-ota': ota(kind),
     '021-sites': sites(kind),
+    '022-site-totals': siteTotals(),
   };
 }

@@ -60,6 +60,9 @@ const versionOut = (r: {
   createdAt: Number(r.created_at),
 });
 
+/** Kept by addEnergy alone (and defaulting to 0 on a new station). */
+type SiteTotalColumn = 'total_charge_kwh' | 'total_discharge_kwh' | 'total_charge_cost' | 'total_discharge_income';
+
 export function createSiteRepository(db: Db) {
   return {
     async byToken(token: string): Promise<SiteRow | undefined> {
@@ -95,12 +98,22 @@ export function createSiteRepository(db: Db) {
       return q.orderBy('name').orderBy('id').execute();
     },
 
-    async insert(q: Q, row: Omit<SiteTable, 'id'>): Promise<number> {
-      const r = await q.insertInto('site').values(row).returning('id').executeTakeFirstOrThrow();
+    async insert(q: Q, row: Omit<SiteTable, 'id' | SiteTotalColumn>): Promise<number> {
+      const r = await q
+        .insertInto('site')
+        .values({
+          ...row,
+          total_charge_kwh: 0,
+          total_discharge_kwh: 0,
+          total_charge_cost: 0,
+          total_discharge_income: 0,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       return r.id;
     },
 
-    async update(q: Q, id: number, row: Partial<Omit<SiteTable, 'id'>>) {
+    async update(q: Q, id: number, row: Partial<Omit<SiteTable, 'id' | SiteTotalColumn>>) {
       await q.updateTable('site').set(row).where('id', '=', id).execute();
     },
 
@@ -275,6 +288,17 @@ export function createSiteRepository(db: Db) {
           })),
         )
         .execute();
+      // and the station's totals since it was built, in the same transaction
+      await q
+        .updateTable('site')
+        .set((eb) => ({
+          total_charge_kwh: eb('total_charge_kwh', '+', row.chargeKwh),
+          total_discharge_kwh: eb('total_discharge_kwh', '+', row.dischargeKwh),
+          total_charge_cost: eb('total_charge_cost', '+', row.chargeCost),
+          total_discharge_income: eb('total_discharge_income', '+', row.dischargeIncome),
+        }))
+        .where('id', '=', siteId)
+        .execute();
     },
 
     /** The stored energy rows of a station between two local days (inclusive). */
@@ -298,28 +322,21 @@ export function createSiteRepository(db: Db) {
       }));
     },
 
-    /** Totals of stations since they were built, and of one local day each (their own "today"). */
+    /** Totals of stations since they were built (kept as their energy is counted). */
     async totals(siteIds: readonly number[]) {
       const out = new Map<number, { charge: number; discharge: number; cost: number; income: number }>();
       if (siteIds.length === 0) return out;
       const rows = await db
-        .selectFrom('site_energy')
-        .select((eb) => [
-          'site_id',
-          eb.fn.sum<number>('charge_kwh').as('charge'),
-          eb.fn.sum<number>('discharge_kwh').as('discharge'),
-          eb.fn.sum<number>('charge_cost').as('cost'),
-          eb.fn.sum<number>('discharge_income').as('income'),
-        ])
-        .where('site_id', 'in', [...siteIds])
-        .groupBy('site_id')
+        .selectFrom('site')
+        .select(['id', 'total_charge_kwh', 'total_discharge_kwh', 'total_charge_cost', 'total_discharge_income'])
+        .where('id', 'in', [...siteIds])
         .execute();
       for (const r of rows)
-        out.set(r.site_id, {
-          charge: Number(r.charge ?? 0),
-          discharge: Number(r.discharge ?? 0),
-          cost: Number(r.cost ?? 0),
-          income: Number(r.income ?? 0),
+        out.set(r.id, {
+          charge: Number(r.total_charge_kwh),
+          discharge: Number(r.total_discharge_kwh),
+          cost: Number(r.total_charge_cost),
+          income: Number(r.total_discharge_income),
         });
       return out;
     },
