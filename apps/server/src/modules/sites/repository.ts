@@ -1,6 +1,6 @@
 // What the station domain reads and writes: stations and the sets bound to them, price templates and their
 // versions, the tactics sent, the energy per day and period, run records and the station's operation log.
-import type { Selectable, Transaction } from 'kysely';
+import { sql, type Selectable, type Transaction } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database, SiteTable } from '../../db/schema.ts';
 
@@ -301,24 +301,34 @@ export function createSiteRepository(db: Db) {
         .execute();
     },
 
-    /** The stored energy rows of a station between two local days (inclusive). */
-    async energy(siteId: number, from: string, to: string): Promise<EnergyRow[]> {
+    /**
+     * A station's energy between two local days (inclusive), summed in the database per bucket (the day, or its
+     * month with `byMonth`) and period: a year's view reads 48 sums rather than every day's rows.
+     */
+    async energyBuckets(siteId: number, from: string, to: string, byMonth: boolean) {
+      const bucket = byMonth ? sql<string>`substr(day, 1, 7)` : sql<string>`day`;
       const rows = await db
         .selectFrom('site_energy')
-        .selectAll()
+        .select((eb) => [
+          bucket.as('bucket'),
+          'period',
+          eb.fn.sum<number>('charge_kwh').as('charge'),
+          eb.fn.sum<number>('discharge_kwh').as('discharge'),
+          eb.fn.sum<number>('charge_cost').as('cost'),
+          eb.fn.sum<number>('discharge_income').as('income'),
+        ])
         .where('site_id', '=', siteId)
         .where('day', '>=', from)
         .where('day', '<=', to)
-        .orderBy('day')
+        .groupBy([bucket, 'period'])
         .execute();
       return rows.map((r) => ({
-        day: r.day,
+        bucket: r.bucket,
         period: r.period,
-        templateVersionId: Number(r.template_version_id),
-        chargeKwh: Number(r.charge_kwh),
-        dischargeKwh: Number(r.discharge_kwh),
-        chargeCost: Number(r.charge_cost),
-        dischargeIncome: Number(r.discharge_income),
+        charge: Number(r.charge ?? 0),
+        discharge: Number(r.discharge ?? 0),
+        cost: Number(r.cost ?? 0),
+        income: Number(r.income ?? 0),
       }));
     },
 

@@ -1172,19 +1172,13 @@ export function createSiteService(opts: SiteServiceOptions) {
       const from = granularity === 'year' ? `${date}-01-01` : days[0]!;
       const to = granularity === 'year' ? `${date}-12-31` : days.at(-1)!;
       const buckets = granularity === 'year' ? months : days;
-      const bucketOf = (day: string) => (granularity === 'year' ? day.slice(0, 7) : day);
       const raw = new Map<string, Record<PricePeriod, Raw>>();
       for (const b of buckets) raw.set(b, { sharp: zero(), peak: zero(), flat: zero(), valley: zero() });
-      for (const r of await repo.energy(site.id, from, to)) {
-        const bucket = raw.get(bucketOf(r.day));
+      for (const r of await repo.energyBuckets(site.id, from, to, granularity === 'year')) {
+        const bucket = raw.get(r.bucket);
         const period = (PRICE_PERIODS as readonly string[]).includes(r.period) ? (r.period as PricePeriod) : 'flat';
         if (!bucket) continue;
-        add(bucket[period], {
-          charge: r.chargeKwh,
-          discharge: r.dischargeKwh,
-          cost: r.chargeCost,
-          income: r.dischargeIncome,
-        });
+        add(bucket[period], r);
       }
       const periodTotals: Record<PricePeriod, Raw> = { sharp: zero(), peak: zero(), flat: zero(), valley: zero() };
       const total = zero();
