@@ -27,7 +27,6 @@ import {
 import { openDatabase } from '../apps/server/src/db/database.ts';
 import { createFleet } from '../apps/server/src/modules/devices/fleet.ts';
 import { createUser, ensureCompanyRoles, seedBase } from '../apps/server/src/seed/base.ts';
-import { loadGet } from './lib/get-load.ts';
 import { load, type LoadRequest, type LoadResult } from './lib/http-load.ts';
 import { freePort, spawnNode, waitForPort, waitForQuiet, watchMachine, watchProcess } from './lib/proc.ts';
 import { ADMIN, signIn, startServerChild } from './lib/server.ts';
@@ -561,15 +560,16 @@ async function measure(
 ): Promise<Row> {
   const connections = opts.connections ?? P.connections;
   const rawOk = opts.rawOk ?? false;
-  const run = opts.method === 'GET' ? loadGet : load;
   const q = await waitForQuiet(P.quietWaitS * 1000);
   if (q.cores >= 0.35) log(`  machine still busy (${fmt(q.cores, 2)} cores in use by others)`);
-  if (P.warmupS > 0) await run(url, { connections, durationMs: P.warmupS * 1000, next, rawOk });
+  const method = opts.method ?? 'POST';
+  const nextOf = (c: number, n: number): LoadRequest => ({ ...next(c, n), method });
+  if (P.warmupS > 0) await load(url, { connections, durationMs: P.warmupS * 1000, next: nextOf, rawOk });
   const proc = watchProcess(pid);
   const machine = watchMachine();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  const result = await run(url, { connections, durationMs: P.durationS * 1000, next, rawOk });
+  const result = await load(url, { connections, durationMs: P.durationS * 1000, next: nextOf, rawOk });
   const p = proc.stop();
   const cpu = process.cpuUsage(cpu0);
   const benchCores = (cpu.user + cpu.system) / 1000 / (performance.now() - t0);

@@ -13,7 +13,9 @@ const ENVELOPE_CODE = /^\{"code":(\d+)[,}]/;
 export interface LoadRequest {
   path: string;
   headers: Record<string, string>;
+  /** The JSON body of a POST; a GET (`method: 'GET'`, parameters in the path's query) sends none. */
   body: string;
+  method?: 'GET' | 'POST';
 }
 
 export interface LoadResult {
@@ -62,14 +64,17 @@ export async function load(
         {
           host: url.hostname,
           port: url.port,
-          method: 'POST',
+          method: req.method ?? 'POST',
           path: req.path,
           agent,
-          headers: {
-            'content-type': 'application/json',
-            'content-length': Buffer.byteLength(req.body),
-            ...req.headers,
-          },
+          headers:
+            req.method === 'GET'
+              ? req.headers
+              : {
+                  'content-type': 'application/json',
+                  'content-length': Buffer.byteLength(req.body),
+                  ...req.headers,
+                },
         },
         (res) => {
           let length = 0;
@@ -83,7 +88,8 @@ export async function load(
         },
       );
       r.on('error', reject);
-      r.end(req.body);
+      if (req.method === 'GET') r.end();
+      else r.end(req.body);
     });
 
   let issued = 0;
