@@ -91,5 +91,10 @@ describe('the demo stations', () => {
     const sets = ok(await call(t.app, 'POST', '/genset/mylist', { token: manager, body: { size: 50 } }));
     expect(sets.total).toBe(8);
     expect(sets.list.map((s: { name: string }) => s.name).join()).not.toMatch(/PCS|BMS|meter/);
+    // nor counted on the home page, nor tiled on the multi-set monitor
+    const home = ok(await call(t.app, 'POST', '/home/summary', { token: manager, body: {} }));
+    expect(home.counts.total).toBe(8);
+    const tiles = ok(await call(t.app, 'POST', '/devicedata/getmutilstatus', { token: manager, body: { size: 50 } }));
+    expect(tiles.total).toBe(8);
   });
 });

@@ -46,8 +46,11 @@ export function createDashboardService(opts: DashboardOptions) {
   const q = historySql(opts.kind);
   const groups = createGroupRepository(db);
 
+  /** The user's sets, without a storage station's devices (shown with their station, not as gensets). */
   async function visible(ctx: SessionContext) {
-    return visibleSets(db, ctx.user, ctx.grant);
+    return visibleSets(db, ctx.user, ctx.grant).where((eb) =>
+      eb.not(eb.exists(eb.selectFrom('site_device as sd').select('sd.id').whereRef('sd.genset_id', '=', 'g.id'))),
+    );
   }
 
   return {
