@@ -5,11 +5,11 @@ import { Card, DatePicker, Select, Space, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import type { PAGE_SIZES } from '@genset/protocol';
 import {
   ALARM_LEVELS,
   ALARM_STATES,
   DEFAULT_PAGE_SIZE,
-  PAGE_SIZES,
   type SiteAlarmEntry,
   type SiteAlarmHistoryRequest,
 } from '@genset/protocol';
@@ -23,6 +23,7 @@ import { useCurrentSiteAlarms, useSiteAlarmHistory } from './api.ts';
 import { StationPage } from './station-page.tsx';
 import type { Station } from './use-station.ts';
 import './sites.css';
+import { tablePagination } from './paging.ts';
 
 type Level = (typeof ALARM_LEVELS)[number] | 'all';
 type State = (typeof ALARM_STATES)[number];
@@ -169,19 +170,7 @@ function Alarms({ station }: { station: Station }) {
             loading={history.isPending || (history.isFetching && history.isPlaceholderData)}
             scroll={{ x: 'max-content' }}
             locale={{ emptyText: <EmptyState description={t('ems.alarms.noneInRange')} /> }}
-            pagination={{
-              current: page,
-              pageSize: size,
-              total: history.data?.total ?? 0,
-              showSizeChanger: true,
-              pageSizeOptions: PAGE_SIZES.map(String),
-              onChange: (p, s) => {
-                if (s !== size) {
-                  setSize(s as (typeof PAGE_SIZES)[number]);
-                  setPage(1);
-                } else setPage(p);
-              },
-            }}
+            pagination={tablePagination(page, size, history.data?.total ?? 0, setPage, setSize)}
             data-testid="alarms-history"
           />
         )}

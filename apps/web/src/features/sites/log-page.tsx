@@ -4,7 +4,8 @@ import { useState } from 'react';
 import { Button, Card, Descriptions, Drawer, Spin, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type SiteLogEntry } from '@genset/protocol';
+import type { PAGE_SIZES } from '@genset/protocol';
+import { DEFAULT_PAGE_SIZE, type SiteLogEntry } from '@genset/protocol';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { ErrorState } from '../../components/error-state.tsx';
 import { formatDateTime, NONE } from '../../components/format.ts';
@@ -12,6 +13,7 @@ import { useSiteLog, useSiteLogInfo } from './api.ts';
 import { StationPage } from './station-page.tsx';
 import type { Station } from './use-station.ts';
 import './sites.css';
+import { tablePagination } from './paging.ts';
 
 /** A recorded detail as text: numbers and words as they are, anything else as JSON. */
 export function detailText(value: unknown): string {
@@ -98,19 +100,7 @@ function Log({ station }: { station: Station }) {
           loading={log.isPending || (log.isFetching && log.isPlaceholderData)}
           scroll={{ x: 'max-content' }}
           locale={{ emptyText: <EmptyState description={t('ems.log.empty')} /> }}
-          pagination={{
-            current: page,
-            pageSize: size,
-            total: log.data?.total ?? 0,
-            showSizeChanger: true,
-            pageSizeOptions: PAGE_SIZES.map(String),
-            onChange: (p, s) => {
-              if (s !== size) {
-                setSize(s as (typeof PAGE_SIZES)[number]);
-                setPage(1);
-              } else setPage(p);
-            },
-          }}
+          pagination={tablePagination(page, size, log.data?.total ?? 0, setPage, setSize)}
           data-testid="log-table"
         />
       )}

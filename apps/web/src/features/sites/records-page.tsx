@@ -5,7 +5,8 @@ import { Card, DatePicker, Select, Space, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZES, SITE_RUN_KINDS, type SiteRunKind, type SiteRunRecord } from '@genset/protocol';
+import type { PAGE_SIZES } from '@genset/protocol';
+import { DEFAULT_PAGE_SIZE, SITE_RUN_KINDS, type SiteRunKind, type SiteRunRecord } from '@genset/protocol';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { ErrorState } from '../../components/error-state.tsx';
 import { formatDateTime, NONE } from '../../components/format.ts';
@@ -14,6 +15,7 @@ import { useRunRecords, type RunRecordParams } from './api.ts';
 import { StationPage } from './station-page.tsx';
 import type { Station } from './use-station.ts';
 import './sites.css';
+import { tablePagination } from './paging.ts';
 
 const KIND_TONE: Record<SiteRunKind, Tone> = {
   tacticSent: 'blue',
@@ -96,19 +98,7 @@ function Records({ station }: { station: Station }) {
           loading={records.isPending || (records.isFetching && records.isPlaceholderData)}
           scroll={{ x: 'max-content' }}
           locale={{ emptyText: <EmptyState description={t('ems.records.empty')} /> }}
-          pagination={{
-            current: page,
-            pageSize: size,
-            total: records.data?.total ?? 0,
-            showSizeChanger: true,
-            pageSizeOptions: PAGE_SIZES.map(String),
-            onChange: (p, s) => {
-              if (s !== size) {
-                setSize(s as (typeof PAGE_SIZES)[number]);
-                setPage(1);
-              } else setPage(p);
-            },
-          }}
+          pagination={tablePagination(page, size, records.data?.total ?? 0, setPage, setSize)}
           data-testid="records-table"
         />
       )}
