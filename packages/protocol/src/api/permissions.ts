@@ -30,5 +30,14 @@ export function hasAnyPermission(granted: readonly string[], required: readonly 
   return required.some((p) => granted.includes(p));
 }
 
-export const DATA_SCOPES = ['all', 'company', 'department', 'self'] as const;
+/**
+ * What a role's holder sees beyond their own sets and stations:
+ * - `all`: every company's (the platform administrator);
+ * - `company`: all of their company's;
+ * - `departmentTree`: those of their department and every department below it;
+ * - `department`: those of their own department only;
+ * - `self`: only their own;
+ * - `custom`: the sets and stations chosen on the role.
+ */
+export const DATA_SCOPES = ['all', 'company', 'departmentTree', 'department', 'self', 'custom'] as const;
 export type DataScope = (typeof DATA_SCOPES)[number];
