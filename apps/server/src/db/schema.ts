@@ -39,6 +39,45 @@ export interface RoleTable {
   created_at: number;
 }
 
+/** A `custom` data-scope role's chosen sets (kind 'set', genset.id) and stations (kind 'site', site.id) (migration 024). */
+export interface RoleTargetTable {
+  id: Generated<number>;
+  role_id: number;
+  kind: 'set' | 'site';
+  target_id: number;
+}
+
+/** A link that lets a person apply to join a company, proposing a role and department (migration 024). */
+export interface InvitationTable {
+  id: Generated<number>;
+  company_id: number;
+  code: string;
+  role_id: number | null;
+  department_id: number | null;
+  max_uses: number;
+  uses: Generated<number>;
+  expires_at: number;
+  revoked_at: number | null;
+  created_by: number | null;
+  created_at: number;
+}
+
+/** A person's application to join a company through an invitation (migration 024). */
+export interface MemberApplicationTable {
+  id: Generated<number>;
+  company_id: number;
+  invitation_id: number | null;
+  invite_code: string;
+  user_id: number;
+  /** pending | approved | rejected */
+  status: string;
+  applied_at: number;
+  reviewed_at: number | null;
+  reviewed_by: number | null;
+  role_id: number | null;
+  department_id: number | null;
+}
+
 export interface UserTable {
   id: Generated<number>;
   company_id: number;
@@ -705,6 +744,9 @@ export interface Database {
   company_host: CompanyHostTable;
   department: DepartmentTable;
   role: RoleTable;
+  role_target: RoleTargetTable;
+  invitation: InvitationTable;
+  member_application: MemberApplicationTable;
   users: UserTable;
   session: SessionTable;
   sms_code: SmsCodeTable;

@@ -26,6 +26,7 @@ import { tracks } from './018-tracks.ts';
 import { controllerFirmware } from './020-controller-firmware.ts';
 import { sites } from './021-sites.ts';
 import { siteTotals } from './022-site-totals.ts';
+import { rolesInvitations } from './024-roles-invitations.ts';
 
 export function migrations(kind: DbKind): Record<string, Migration> {
   return {
@@ -52,5 +53,6 @@ export function migrations(kind: DbKind): Record<string, Migration> {
     '019-ota': ota(kind),
     '021-sites': sites(kind),
     '022-site-totals': siteTotals(),
+    '024-roles-invitations': rolesInvitations(kind),
   };
 }
