@@ -744,6 +744,18 @@ describe('energy and income', () => {
     const list = await get(manager, '/site/list', { name: 'Counted' });
     expect(list.data.list[0]).toMatchObject({ todayIncome: totals.income, totalIncome: totals.income });
 
+    // the answers are kept between changes: a sample stored after they were read shows at once in all of them
+    await send(hw, 'pcs', pcs(6.0, 1.0), at('23:50')); // 2 kWh more valley charge
+    const moreCost = expected.cost + 2 * priceAt('23:50').buy;
+    const incomeNow = Math.round((expected.income - moreCost) * 100) / 100;
+    const dayNow = await post(manager, '/ems/stats', { token, granularity: 'day', date: today });
+    expect(dayNow.data.totals.chargeKwh).toBeCloseTo(expected.charge + 2, 3);
+    expect(dayNow.data.totals.income).toBe(incomeNow);
+    const yearNow = await post(manager, '/ems/stats', { token, granularity: 'year', date: today.slice(0, 4) });
+    expect(yearNow.data.totals.income).toBe(incomeNow);
+    const listNow = await get(manager, '/site/list', { name: 'Counted' });
+    expect(listNow.data.list[0]).toMatchObject({ todayIncome: incomeNow, totalIncome: incomeNow });
+
     const badDate = await post(manager, '/ems/stats', { token, granularity: 'month', date: today });
     expect(badDate.code).toBe(400);
     expect(Object.keys(badDate.data.fields)).toEqual(['date']);
@@ -756,7 +768,7 @@ describe('energy and income', () => {
     });
     expect(file.headers['content-type']).toContain('text/csv');
     expect(file.body).toContain(`Income (EUR)`);
-    expect(file.body).toContain(String(totals.income));
+    expect(file.body).toContain(String(incomeNow));
   });
 });
 

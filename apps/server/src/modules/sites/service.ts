@@ -54,6 +54,7 @@ import type { DeviceTransport } from '../devices/transport.ts';
 import { alarmEntry } from '../history/service.ts';
 import { parseVersions } from './energy.ts';
 import { createSiteRepository, type SiteDeviceRow, type SiteRow } from './repository.ts';
+import { createStationAnswers } from './answers.ts';
 import { buildTactic, tacticProblem, type StationDevice } from './tactic.ts';
 
 /** /ems/sendTactic as the schema hands it over. */
@@ -161,7 +162,11 @@ export function createSiteService(opts: SiteServiceOptions) {
   const { db, fleet, protocols, commands, transport, bus } = opts;
   const repo = createSiteRepository(db);
   const now = opts.now ?? Date.now;
-  const changed = () => opts.changed?.();
+  const answers = createStationAnswers<SiteRow[], Omit<SiteListItem, 'statusname'>, SiteStatsResponse>({ bus, now });
+  const changed = () => {
+    answers.invalidate();
+    opts.changed?.();
+  };
 
   // ---- who may see and change what ------------------------------------------------------------------------
 
@@ -401,34 +406,68 @@ export function createSiteService(opts: SiteServiceOptions) {
     return { id, token };
   }
 
+  /** The list rows of stations, each kept (see answers.ts) until something it shows changes. */
   async function rows(sites: readonly SiteRow[], lang: Language): Promise<SiteListItem[]> {
-    const live = await liveOf(sites);
-    const { totals, today } = await energyOf(sites);
+    const days = new Map(sites.map((s) => [s.id, localClock(now(), s.time_zone).day]));
+    const computed = new Map<number, Omit<SiteListItem, 'statusname'>>();
+    for (const s of sites) {
+      const kept = answers.row(s.id, days.get(s.id)!);
+      if (kept) computed.set(s.id, kept);
+    }
+    const missing = sites.filter((s) => !computed.has(s.id));
+    if (missing.length) {
+      const started = new Map(missing.map((s) => [s.id, answers.generation(s.id)]));
+      const live = await liveOf(missing);
+      const { totals, today } = await energyOf(missing);
+      for (const site of missing) {
+        const l = live.get(site.id);
+        answers.bind(
+          site.id,
+          site.modem_id,
+          (l?.devices ?? []).map((d) => d.device.gensetId),
+        );
+        const status = statusOf(site, l);
+        const day = figures(today.get(site.id) ?? zero());
+        const total = figures(totals.get(site.id) ?? zero());
+        const row = {
+          token: site.token,
+          name: site.name,
+          status,
+          capacityKwh: Number(site.capacity_kwh),
+          ratingKw: Number(site.rating_kw),
+          soc: l?.overview.soc ?? null,
+          powerKw: l?.overview.batteryKw ?? null,
+          todayChargeKwh: day.chargeKwh,
+          todayDischargeKwh: day.dischargeKwh,
+          todayIncome: day.income,
+          totalIncome: total.income,
+          alarmNum: l?.alarmNum ?? 0,
+          currency: site.currency,
+          timeZone: site.time_zone,
+          address: site.address,
+          online: l?.online ?? false,
+        };
+        computed.set(site.id, row);
+        answers.keepRow(site.id, days.get(site.id)!, row, started.get(site.id)!);
+      }
+    }
     return sites.map((site) => {
-      const l = live.get(site.id);
-      const status = statusOf(site, l);
-      const day = figures(today.get(site.id) ?? zero());
-      const total = figures(totals.get(site.id) ?? zero());
-      return {
-        token: site.token,
-        name: site.name,
-        status,
-        statusname: statusName(lang, status),
-        capacityKwh: Number(site.capacity_kwh),
-        ratingKw: Number(site.rating_kw),
-        soc: l?.overview.soc ?? null,
-        powerKw: l?.overview.batteryKw ?? null,
-        todayChargeKwh: day.chargeKwh,
-        todayDischargeKwh: day.dischargeKwh,
-        todayIncome: day.income,
-        totalIncome: total.income,
-        alarmNum: l?.alarmNum ?? 0,
-        currency: site.currency,
-        timeZone: site.time_zone,
-        address: site.address,
-        online: l?.online ?? false,
-      };
+      const row = computed.get(site.id)!;
+      return { ...row, statusname: statusName(lang, row.status) };
     });
+  }
+
+  /** A company's stations (all companies' for null) in the list's order, whose name holds `name` if given. */
+  async function stationsOf(companyId: number | null, name: string | undefined): Promise<SiteRow[]> {
+    const key = String(companyId);
+    let all = answers.list(key);
+    if (!all) {
+      const started = answers.listGeneration();
+      all = await repo.list(companyId, undefined);
+      answers.keepList(key, all, started);
+    }
+    const needle = name?.toLowerCase().replace(/[%_\\]/g, '');
+    return needle ? all.filter((s) => s.name.toLowerCase().includes(needle)) : all;
   }
 
   /** What a station's pages are pushed. */
@@ -724,7 +763,7 @@ export function createSiteService(opts: SiteServiceOptions) {
 
     async list(ctx: SessionContext, req: { page: number; size: number; name?: string | undefined }, lang: Language) {
       requirePermission(ctx.grant, 'view');
-      const all = await repo.list(isPlatform(ctx.grant) ? null : ctx.user.company_id, req.name);
+      const all = await stationsOf(isPlatform(ctx.grant) ? null : ctx.user.company_id, req.name);
       const mine: SiteRow[] = [];
       for (const s of all) if (await inScope(ctx.user, ctx.grant, s)) mine.push(s);
       const page = mine.slice((req.page - 1) * req.size, req.page * req.size);
@@ -1166,6 +1205,15 @@ export function createSiteService(opts: SiteServiceOptions) {
     ): Promise<SiteStatsResponse> {
       const site = await visible(ctx, req.token, 'view');
       const { granularity, date } = req;
+      const key = `${granularity}|${date}`;
+      const kept = answers.stats(site.id, key);
+      if (kept) return kept;
+      const started = answers.generation(site.id);
+      answers.bind(
+        site.id,
+        site.modem_id,
+        (await repo.devices(db, [site.id])).map((d) => d.gensetId),
+      );
       const days = granularity === 'day' ? [date] : granularity === 'month' ? daysOf(date) : [];
       const months =
         granularity === 'year' ? Array.from({ length: 12 }, (_, i) => `${date}-${String(i + 1).padStart(2, '0')}`) : [];
@@ -1196,7 +1244,7 @@ export function createSiteService(opts: SiteServiceOptions) {
           periods: Object.fromEntries(PRICE_PERIODS.map((p) => [p, figures(periods[p])])) as PeriodFigures,
         };
       });
-      return {
+      const answer: SiteStatsResponse = {
         token: site.token,
         granularity,
         date,
@@ -1206,6 +1254,8 @@ export function createSiteService(opts: SiteServiceOptions) {
         periods: Object.fromEntries(PRICE_PERIODS.map((p) => [p, figures(periodTotals[p])])) as PeriodFigures,
         totals: figures(total),
       };
+      answers.keepStats(site.id, key, answer, started);
+      return answer;
     },
 
     // ---- alarms -----------------------------------------------------------------------------------------------
