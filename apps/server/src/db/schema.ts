@@ -11,6 +11,12 @@ export interface CompanyTable {
   index_template: string;
   created_at: number;
   deleted_at: number | null;
+  /** Contact, currency and time zone (migration 023). */
+  contact_person: ColumnType<string, string | undefined, string>;
+  contact_phone: ColumnType<string, string | undefined, string>;
+  contact_email: ColumnType<string, string | undefined, string>;
+  currency: ColumnType<string, string | undefined, string>;
+  time_zone: ColumnType<string, string | undefined, string>;
 }
 
 export interface CompanyHostTable {
@@ -96,6 +102,17 @@ export interface UserTable {
   deleted_at: number | null;
   /** Moves with every change to the user's subscriptions (kept by triggers, migration 009). */
   subscriptions_version: Generated<number>;
+  /** 1 after an administrator set a temporary password: every call but changing it is refused (migration 023). */
+  must_change_password: Generated<number>;
+}
+
+/** Every company a person belongs to, with the role and department held there (migration 023). */
+export interface UserCompanyTable {
+  user_id: number;
+  company_id: number;
+  role_id: number | null;
+  department_id: number | null;
+  created_at: number;
 }
 
 export interface SessionTable {
@@ -748,6 +765,7 @@ export interface Database {
   invitation: InvitationTable;
   member_application: MemberApplicationTable;
   users: UserTable;
+  user_company: UserCompanyTable;
   session: SessionTable;
   sms_code: SmsCodeTable;
   auth_throttle: AuthThrottleTable;

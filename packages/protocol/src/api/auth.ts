@@ -23,6 +23,8 @@ export const loginResponse = z.object({
   utoken: z.string(),
   indextemplate: z.string(),
   companyid: z.number().int(),
+  /** An administrator set a temporary password: the console sends the person to change it first. */
+  mustChangePassword: z.boolean().optional(),
 });
 export type LoginResponse = z.infer<typeof loginResponse>;
 
@@ -166,6 +168,8 @@ export const userInfoResponse = z.object({
     departmentName: z.string().nullable(),
     roleId: z.number().int().nullable(),
     roleName: z.string().nullable(),
+    /** A temporary password set by an administrator is waiting to be changed. */
+    mustChangePassword: z.boolean().optional(),
     inviteCode: z.string(),
     createdAt: z.number(),
     messages: messageSettings,

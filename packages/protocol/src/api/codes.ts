@@ -18,6 +18,8 @@ export const ResultCode = {
   deviceTimeout: 504,
   /** Something this call needs is not installed on the server (ffmpeg for video). */
   unavailable: 503,
+  /** An administrator set a temporary password: nothing but changing it (or signing out) is answered until then. */
+  passwordChangeRequired: 50020,
 } as const;
 export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode];
 

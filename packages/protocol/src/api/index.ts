@@ -19,3 +19,4 @@ export * from './iotcard.ts';
 export * from './ota.ts';
 export * from './tracks.ts';
 export * from './sites.ts';
+export * from './admin.ts';

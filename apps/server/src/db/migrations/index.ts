@@ -26,6 +26,7 @@ import { tracks } from './018-tracks.ts';
 import { controllerFirmware } from './020-controller-firmware.ts';
 import { sites } from './021-sites.ts';
 import { siteTotals } from './022-site-totals.ts';
+import { administration } from './023-administration.ts';
 import { rolesInvitations } from './024-roles-invitations.ts';
 
 export function migrations(kind: DbKind): Record<string, Migration> {
@@ -53,6 +54,7 @@ export function migrations(kind: DbKind): Record<string, Migration> {
     '019-ota': ota(kind),
     '021-sites': sites(kind),
     '022-site-totals': siteTotals(),
+    '023-administration': administration(),
     '024-roles-invitations': rolesInvitations(kind),
   };
 }

@@ -1,5 +1,6 @@
 // Creating a user account: one place for the defaults every new account gets (hashed password, invite
-// code, message settings), used by registration, the seed and tests.
+// code, message settings, the membership of its home company), used by registration, administrators, the seed
+// and tests.
 import { isEmail } from '@genset/protocol';
 import type { Db } from '../../db/database.ts';
 import { hashPassword } from '../auth/passwords.ts';
@@ -14,6 +15,8 @@ export interface NewUser {
   password: string;
   nickname: string;
   type?: 'personal' | 'corporate';
+  /** A temporary password set by an administrator: changed at the first sign-in. */
+  mustChangePassword?: boolean;
 }
 
 export async function createUser(db: Db, u: NewUser): Promise<number> {
@@ -35,8 +38,19 @@ export async function createUser(db: Db, u: NewUser): Promise<number> {
       created_at: now,
       updated_at: now,
       deleted_at: null,
+      must_change_password: u.mustChangePassword ? 1 : 0,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  await db
+    .insertInto('user_company')
+    .values({
+      user_id: row.id,
+      company_id: u.companyId,
+      role_id: u.roleId,
+      department_id: u.departmentId ?? null,
+      created_at: now,
+    })
+    .execute();
   return row.id;
 }
