@@ -54,6 +54,7 @@ import type { DeviceTransport } from '../devices/transport.ts';
 import { alarmEntry } from '../history/service.ts';
 import { parseVersions } from './energy.ts';
 import { createSiteRepository, type SiteDeviceRow, type SiteRow } from './repository.ts';
+import { byDepartment, covers, departmentOfRow } from '../account/scope.ts';
 import { createStationAnswers } from './answers.ts';
 import { buildTactic, tacticProblem, type StationDevice } from './tactic.ts';
 
@@ -177,15 +178,30 @@ export function createSiteService(opts: SiteServiceOptions) {
       throw forbidden();
   }
 
-  /** Whether the station is within what the user's role covers (its company and data scope, or their own). */
-  async function inScope(user: UserRow, grant: Grant, site: SiteRow): Promise<boolean> {
+  /**
+   * Whether the station is within what the user's role reaches (account/scope.ts: its company, its department —
+   * its own, else its owner's — or the role's chosen stations), or is their own. `ownerDepartments`: the owners'
+   * departments when already read for many stations.
+   */
+  async function inScope(
+    user: UserRow,
+    grant: Grant,
+    site: SiteRow,
+    ownerDepartments?: ReadonlyMap<number, number | null>,
+  ): Promise<boolean> {
     if (isPlatform(grant)) return true;
     if (site.owner_user_id === user.id && site.company_id === user.company_id) return true;
     if (site.company_id !== user.company_id) return false;
-    if (grant.dataScope === 'all' || grant.dataScope === 'company') return true;
-    if (grant.dataScope === 'department')
-      return user.department_id !== null && (await repo.ownerDepartment(site.owner_user_id)) === user.department_id;
-    return false;
+    const { role } = await fleet.scope.reach(user, grant);
+    const owner = site.owner_user_id;
+    const departmentId =
+      site.department_id ??
+      (byDepartment(role) && owner !== null
+        ? ownerDepartments
+          ? (ownerDepartments.get(owner) ?? null)
+          : await repo.ownerDepartment(owner)
+        : null);
+    return covers(role, 'site', { id: site.id, companyId: site.company_id, departmentId });
   }
 
   /** The station named by token if the caller may see it (404 otherwise) with the permission needed (403). */
@@ -372,6 +388,8 @@ export function createSiteService(opts: SiteServiceOptions) {
     modemId: number | null;
     devices: readonly { gensetId: number; role: string }[];
     onInsert?: (trx: Db, site: { id: number; token: string }) => Promise<void>;
+    /** The department it belongs to (null: its owner's). */
+    departmentId?: number | null;
   }) {
     const token = randomBytes(12).toString('base64url');
     const at = now();
@@ -397,6 +415,7 @@ export function createSiteService(opts: SiteServiceOptions) {
         created_at: at,
         updated_at: at,
         deleted_at: null,
+        department_id: input.departmentId ?? null,
       });
       await repo.bindDevices(trx, siteId, input.devices);
       await input.onInsert?.(trx, { id: siteId, token });
@@ -406,9 +425,20 @@ export function createSiteService(opts: SiteServiceOptions) {
     return { id, token };
   }
 
+  /** Each time zone's local day, asked once a minute (formatting a time costs about 20 µs; a page asks 20). */
+  const days = new Map<string, { minute: number; day: string }>();
+  function todayIn(timeZone: string, minute: number): string {
+    const known = days.get(timeZone);
+    if (known?.minute === minute) return known.day;
+    const day = localClock(now(), timeZone).day;
+    days.set(timeZone, { minute, day });
+    return day;
+  }
+
   /** The list rows of stations, each kept (see answers.ts) until something it shows changes. */
   async function rows(sites: readonly SiteRow[], lang: Language): Promise<SiteListItem[]> {
-    const days = new Map(sites.map((s) => [s.id, localClock(now(), s.time_zone).day]));
+    const minute = Math.floor(now() / 60_000);
+    const days = new Map(sites.map((s) => [s.id, todayIn(s.time_zone, minute)]));
     const computed = new Map<number, Omit<SiteListItem, 'statusname'>>();
     for (const s of sites) {
       const kept = answers.row(s.id, days.get(s.id)!);
@@ -764,8 +794,11 @@ export function createSiteService(opts: SiteServiceOptions) {
     async list(ctx: SessionContext, req: { page: number; size: number; name?: string | undefined }, lang: Language) {
       requirePermission(ctx.grant, 'view');
       const all = await stationsOf(isPlatform(ctx.grant) ? null : ctx.user.company_id, req.name);
+      const owners = await repo.ownerDepartments(
+        all.filter((s) => s.department_id === null).map((s) => s.owner_user_id),
+      );
       const mine: SiteRow[] = [];
-      for (const s of all) if (await inScope(ctx.user, ctx.grant, s)) mine.push(s);
+      for (const s of all) if (await inScope(ctx.user, ctx.grant, s, owners)) mine.push(s);
       const page = mine.slice((req.page - 1) * req.size, req.page * req.size);
       return { list: await rows(page, lang), total: mine.length, page: req.page, size: req.size };
     },
@@ -818,6 +851,8 @@ export function createSiteService(opts: SiteServiceOptions) {
           buildDate: site.build_date,
           modemId: site.modem_id === null ? null : ((await repo.modem(site.modem_id))?.modem_key ?? null),
           templateId: site.template_id,
+          departmentId: site.department_id,
+          departmentName: (await departmentOfRow(db, site))?.name ?? null,
           devices: (live?.devices ?? []).map((d) => ({
             token: d.device.token,
             role: d.device.role as SiteInfoResponse['fields']['devices'][number]['role'],
@@ -895,6 +930,46 @@ export function createSiteService(opts: SiteServiceOptions) {
       changed();
       announce(site);
       return { token: site.token };
+    },
+
+    /**
+     * Moves stations the caller manages to a department of their company (null: back to their owners'): what
+     * department scopes reach changes, and open station pages of people no longer reaching one are told.
+     */
+    async setDepartment(caller: SiteCaller, req: { tokens: string[]; departmentId: number | null }) {
+      requirePermission(caller.ctx.grant, 'manage');
+      const department =
+        req.departmentId === null
+          ? null
+          : await db
+              .selectFrom('department')
+              .select(['id', 'name', 'company_id'])
+              .where('id', '=', req.departmentId)
+              .where('company_id', '=', caller.ctx.user.company_id)
+              .executeTakeFirst();
+      if (req.departmentId !== null && !department) throw fieldError('departmentId', 'validation.invalid');
+      const sites: SiteRow[] = [];
+      for (const token of new Set(req.tokens)) sites.push(await visible(caller.ctx, token, 'manage'));
+      // a department holds stations of its own company only
+      if (department && sites.some((s) => s.company_id !== department.company_id))
+        throw fieldError('departmentId', 'validation.invalid');
+      const moved = sites.filter((s) => s.department_id !== (department?.id ?? null));
+      if (moved.length === 0) return { moved: 0 };
+      await db.transaction().execute(async (trx) => {
+        for (const site of moved) {
+          await repo.update(trx, site.id, { department_id: department?.id ?? null, updated_at: now() });
+          await writeOperationLog(trx, {
+            ctx: caller.ctx,
+            companyId: site.company_id,
+            ip: caller.ip,
+            matter: department ? 'log.siteDepartment' : 'log.siteDepartmentCleared',
+            feedback: department ? { name: site.name, department: department.name } : { name: site.name },
+            target: site.token,
+          });
+        }
+      });
+      changed();
+      return { moved: moved.length };
     },
 
     async del(caller: SiteCaller, token: string) {
@@ -1346,10 +1421,12 @@ export function createSiteService(opts: SiteServiceOptions) {
       modemId: number | null;
       devices: readonly { gensetId: number; role: 'pcs' | 'bms' | 'meter' | 'pv' }[];
       templateId?: number | null;
+      departmentId?: number | null;
     }) {
       return insertStation({
         companyId: input.companyId,
         ownerUserId: input.ownerUserId ?? null,
+        departmentId: input.departmentId ?? null,
         row: {
           name: input.name,
           address: input.address ?? null,
