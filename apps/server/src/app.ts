@@ -13,6 +13,7 @@ import { openDatabase, type OpenedDatabase } from './db/database.ts';
 import { startPartitionMaintenance } from './db/partitions.ts';
 import apiConventions from './plugins/api.ts';
 import authPlugin from './plugins/auth.ts';
+import accessPlugin from './plugins/access.ts';
 import devicesPlugin from './plugins/devices.ts';
 import protocolsPlugin from './plugins/protocols.ts';
 import gensetsPlugin from './plugins/gensets.ts';
@@ -141,6 +142,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(redisPlugin, { config });
   await app.register(limitsPlugin, { config });
   await app.register(authPlugin, { auth });
+  // Every /yewu route added from here on declares who may call it; the declaration is its first gate.
+  await app.register(accessPlugin);
 
   await app.register(
     async (api) => {

@@ -22,7 +22,7 @@ beforeAll(async () => {
     {
       logger: { level: 'info', stream: logStream },
       extend: (app) => {
-        app.post('/yewu/test/explode', { config: { unsigned: true } }, async () => {
+        app.post('/yewu/test/explode', { config: { unsigned: true, access: { public: true } } }, async () => {
           throw new TypeError(`Cannot read properties of undefined (reading 'x') at ${import.meta.filename}:42:7`);
         });
       },

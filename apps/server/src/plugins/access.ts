@@ -1,6 +1,9 @@
 // How each /yewu route says who may call it: one declaration per route, in its route options
 // (`config.access`), read by the access plugin and by the authorisation matrix test.
-import type { PermissionString } from '@genset/protocol';
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { API_BASE, hasAnyPermission, Permission, type PermissionString } from '@genset/protocol';
+import { forbidden } from '../lib/errors.ts';
 
 /**
  * Which rows a call reaches, so the matrix knows what "another company's" means for it:
@@ -28,3 +31,65 @@ declare module 'fastify' {
     access?: Access;
   }
 }
+
+/** Routes under the API base that are not calls of the console: the OpenAPI document and its viewer. */
+const isDocs = (url: string) => url === `${API_BASE}/docs` || url.startsWith(`${API_BASE}/docs/`);
+
+/** Whether a route is a /yewu call that must declare who may call it. */
+export function isDeclaredRoute(url: string): boolean {
+  return (url === API_BASE || url.startsWith(`${API_BASE}/`)) && !isDocs(url);
+}
+
+/** The permissions a declaration asks for (any one of them suffices), or null when none is asked. */
+export function permissionsOf(access: Access): readonly PermissionString[] | null {
+  if (!('permission' in access)) return null;
+  return typeof access.permission === 'string' ? [access.permission] : access.permission;
+}
+
+const SCOPES: readonly AccessScope[] = ['none', 'own', 'company', 'set', 'site', 'platform'];
+const KNOWN = new Set<string>(Object.values(Permission));
+
+/** Why a declaration cannot be right, or null when it is well formed. */
+function flawOf(access: Access): string | null {
+  if ('public' in access) {
+    if (access.public !== true) return 'public must be true';
+    if (access.scope !== undefined && access.scope !== 'none' && access.scope !== 'own')
+      return 'a public route reaches no rows of a company (scope none or own)';
+    return null;
+  }
+  if (!SCOPES.includes(access.scope)) return `unknown scope ${String(access.scope)}`;
+  if ('signedIn' in access) return access.signedIn === true ? null : 'signedIn must be true';
+  const list = permissionsOf(access) ?? [];
+  if (list.length === 0) return 'a permission requirement names at least one permission';
+  const unknown = list.find((p) => !KNOWN.has(p));
+  return unknown ? `unknown permission ${unknown}` : null;
+}
+
+/**
+ * Reads every route's declaration. A /yewu route without one, or with a malformed one, stops the server from
+ * starting (the error names the method and URL). A route that is not public gets one gate before its schema is
+ * checked: the caller is signed in (101, 50008, 50012, 50014 otherwise) and, when the route names permissions,
+ * their role grants one of them (403 otherwise). Which sets, stations and rows the caller reaches stays the
+ * services' decision (data scope, ownership, subscriptions).
+ */
+export default fp(
+  async function access(app: FastifyInstance) {
+    app.addHook('onRoute', (route) => {
+      if (!isDeclaredRoute(route.url)) return;
+      const what = `${[route.method].flat().join(',')} ${route.url}`;
+      const declared = route.config?.access;
+      if (!declared) throw new Error(`${what} does not declare who may call it (config.access)`);
+      const flaw = flawOf(declared);
+      if (flaw) throw new Error(`${what} declares its access wrongly: ${flaw}`);
+      if ('public' in declared) return;
+      const required = permissionsOf(declared);
+      const gate = async (req: FastifyRequest) => {
+        await app.requireUser(req);
+        if (required && !hasAnyPermission(req.grant!.permissions, required)) throw forbidden();
+      };
+      // After the route's own preValidation steps (a form may carry the token the gate reads).
+      route.preValidation = [...[route.preValidation ?? []].flat(), gate];
+    });
+  },
+  { name: 'access', dependencies: ['auth', 'api-conventions'] },
+);

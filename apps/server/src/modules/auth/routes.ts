@@ -35,6 +35,7 @@ export async function authRoutes(app: FastifyInstance, opts: { auth: AuthService
       body: loginRequest,
       response: { 200: envelope(loginResponse) },
     },
+    config: { access: { public: true } },
     handler: async (req, reply) => reply.ok(await auth.login(req.body, clientInfo(req)), 'success.loggedIn'),
   });
 
@@ -45,6 +46,7 @@ export async function authRoutes(app: FastifyInstance, opts: { auth: AuthService
       body: codeLoginRequest,
       response: { 200: envelope(loginResponse) },
     },
+    config: { access: { public: true } },
     handler: async (req, reply) => reply.ok(await auth.codeLogin(req.body, clientInfo(req)), 'success.loggedIn'),
   });
 
@@ -55,12 +57,13 @@ export async function authRoutes(app: FastifyInstance, opts: { auth: AuthService
       body: sendMessageRequest,
       response: { 200: envelope(sendMessageResponse) },
     },
+    config: { access: { public: true } },
     handler: async (req, reply) => reply.ok(await auth.sendCode(req.body, clientInfo(req)), 'success.codeSent'),
   });
 
   r.post('/logout', {
     schema: { tags, summary: 'Sign out: revokes this session', response: { 200: emptyEnvelope } },
-    preHandler: app.requireUser,
+    config: { access: { signedIn: true, scope: 'own' } },
     handler: async (req, reply) => {
       await auth.logout(req.session!);
       return reply.ok(null, 'success.loggedOut');
@@ -73,13 +76,13 @@ export async function authRoutes(app: FastifyInstance, opts: { auth: AuthService
       summary: 'The signed-in user, permissions and company',
       response: { 200: envelope(userInfoResponse) },
     },
-    preHandler: app.requireUser,
+    config: { access: { signedIn: true, scope: 'own' } },
     handler: async (req, reply) => reply.ok(await accounts.info(req.session!.user, req.lang)),
   });
 
   r.get('/getRoute', {
     schema: { tags, summary: 'Menu tree the user may see', response: { 200: envelope(z.array(routeEntry)) } },
-    preHandler: app.requireUser,
+    config: { access: { signedIn: true, scope: 'own' } },
     handler: async (req, reply) => reply.ok(await accounts.routes(req.session!.user, req.lang)),
   });
 
@@ -90,8 +93,7 @@ export async function authRoutes(app: FastifyInstance, opts: { auth: AuthService
       body: changePasswordRequest,
       response: { 200: emptyEnvelope },
     },
-    config: { fieldLabels: { password: 'oldPassword' } },
-    preHandler: app.requireUser,
+    config: { fieldLabels: { password: 'oldPassword' }, access: { signedIn: true, scope: 'own' } },
     handler: async (req, reply) => {
       await auth.changePassword(req.session!, req.body, clientInfo(req));
       return reply.ok(null, 'success.passwordChanged');
@@ -105,7 +107,7 @@ export async function authRoutes(app: FastifyInstance, opts: { auth: AuthService
       body: registerRequest,
       response: { 200: envelope(loginResponse) },
     },
-    config: { fieldLabels: { newPassword: 'password', newPasswords: 'newPasswords' } },
+    config: { fieldLabels: { newPassword: 'password', newPasswords: 'newPasswords' }, access: { public: true } },
     handler: async (req, reply) => reply.ok(await auth.register(req.body, clientInfo(req)), 'success.registered'),
   });
 
@@ -116,6 +118,7 @@ export async function authRoutes(app: FastifyInstance, opts: { auth: AuthService
       body: forgetPasswordRequest,
       response: { 200: emptyEnvelope },
     },
+    config: { access: { public: true } },
     handler: async (req, reply) => {
       await auth.forgetPassword(req.body, clientInfo(req));
       return reply.ok(null, 'success.passwordReset');
@@ -129,7 +132,7 @@ export async function authRoutes(app: FastifyInstance, opts: { auth: AuthService
       body: deleteAccountRequest,
       response: { 200: emptyEnvelope },
     },
-    preHandler: app.requireUser,
+    config: { access: { signedIn: true, scope: 'own' } },
     handler: async (req, reply) => {
       await auth.deleteAccount(req.session!, req.body.password, clientInfo(req));
       return reply.ok(null, 'success.accountDeleted');
@@ -143,13 +146,13 @@ export async function authRoutes(app: FastifyInstance, opts: { auth: AuthService
       body: setMessageRequest,
       response: { 200: envelope(messageSettings) },
     },
-    preHandler: app.requireUser,
+    config: { access: { signedIn: true, scope: 'own' } },
     handler: async (req, reply) => reply.ok(await auth.setMessageSettings(req.session!, req.body), 'success.saved'),
   });
 
   r.post('/user/updateProfile', {
     schema: { tags, summary: 'Change the nickname', body: updateProfileRequest, response: { 200: emptyEnvelope } },
-    preHandler: app.requireUser,
+    config: { access: { signedIn: true, scope: 'own' } },
     handler: async (req, reply) => {
       await auth.updateProfile(req.session!, req.body.nickname);
       return reply.ok(null, 'success.saved');

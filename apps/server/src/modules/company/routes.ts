@@ -18,6 +18,7 @@ export async function companyRoutes(app: FastifyInstance, opts: { companies: Com
       querystring: hostnameQuery,
       response: { 200: envelope(companyPublic) },
     },
+    config: { access: { public: true } },
     handler: async (req, reply) => reply.ok(await companies.byHost(req.query.hostname)),
   });
 
@@ -28,6 +29,7 @@ export async function companyRoutes(app: FastifyInstance, opts: { companies: Com
       querystring: hostnameQuery,
       response: { 200: envelope(companyPublic) },
     },
+    config: { access: { public: true } },
     handler: async (req, reply) => reply.ok(await companies.byHost(req.query.hostname)),
   });
 
@@ -38,7 +40,7 @@ export async function companyRoutes(app: FastifyInstance, opts: { companies: Com
       params: idParams,
       response: { 200: envelope(companyInfo) },
     },
-    preHandler: app.requireUser,
+    config: { access: { signedIn: true, scope: 'company' } },
     handler: async (req, reply) => {
       const own = req.session!.user.company_id === req.params.id;
       // Another tenant's company is "not found", never "forbidden": existence is not revealed.

@@ -18,7 +18,7 @@ export async function dashboardRoutes(app: FastifyInstance, opts: { dashboard: D
       body: homeSummaryRequest,
       response: { 200: envelope(homeSummaryResponse) },
     },
-    preHandler: app.requireUser,
+    config: { access: { signedIn: true, scope: 'company' } },
     handler: async (req, reply) => reply.ok(await dashboard.summary(req.session!, req.lang)),
   });
 
@@ -29,7 +29,7 @@ export async function dashboardRoutes(app: FastifyInstance, opts: { dashboard: D
       body: multiStatusRequest,
       response: { 200: envelope(multiStatusResponse) },
     },
-    preHandler: app.requireUser,
+    config: { access: { signedIn: true, scope: 'company' } },
     handler: async (req, reply) => reply.ok(await dashboard.multiStatus(req.session!, req.body, req.lang)),
   });
 }

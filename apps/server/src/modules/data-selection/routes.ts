@@ -18,7 +18,7 @@ export async function dataSelectionRoutes(app: FastifyInstance, opts: { selectio
       body: tokenRequest,
       response: { 200: envelope(itemSelectionResponse) },
     },
-    preHandler: app.requireUser,
+    config: { access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await selection.select(req.session!, req.body.token, req.lang)),
   });
 
@@ -29,7 +29,7 @@ export async function dataSelectionRoutes(app: FastifyInstance, opts: { selectio
       body: itemSelectionEditRequest,
       response: { 200: envelope(itemSelectionResponse) },
     },
-    preHandler: app.requireUser,
+    config: { access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await selection.edit(req.session!, req.body, req.lang), 'success.saved'),
   });
 
@@ -40,7 +40,7 @@ export async function dataSelectionRoutes(app: FastifyInstance, opts: { selectio
       body: tokenRequest,
       response: { 200: envelope(itemSelectionResponse) },
     },
-    preHandler: app.requireUser,
+    config: { access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) =>
       reply.ok(await selection.reset(req.session!, req.body.token, req.lang), 'success.operation'),
   });
@@ -52,7 +52,7 @@ export async function dataSelectionRoutes(app: FastifyInstance, opts: { selectio
       body: tokenRequest,
       response: { 200: envelope(monitorSelectResponse) },
     },
-    preHandler: app.requireUser,
+    config: { access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await selection.monitorWithSelect(req.session!, req.body.token, req.lang)),
   });
 }

@@ -26,7 +26,7 @@ export async function deviceRoutes(app: FastifyInstance, opts: { devices: Device
       body: tokenRequest,
       response: { 200: envelope(setInfoResponse) },
     },
-    preHandler: app.requireUser,
+    config: { access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await devices.info(req.session!, req.body.token)),
   });
 
@@ -37,7 +37,7 @@ export async function deviceRoutes(app: FastifyInstance, opts: { devices: Device
       body: tokenRequest,
       response: { 200: envelope(monitorListResponse) },
     },
-    preHandler: app.requireUser,
+    config: { access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await devices.monitorList(req.session!, req.body.token, req.lang)),
   });
 
@@ -48,7 +48,7 @@ export async function deviceRoutes(app: FastifyInstance, opts: { devices: Device
       body: tokenRequest,
       response: { 200: envelope(commandListResponse) },
     },
-    preHandler: app.requireUser,
+    config: { access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await devices.commandList(req.session!, req.body.token, req.lang)),
   });
 
@@ -60,7 +60,7 @@ export async function deviceRoutes(app: FastifyInstance, opts: { devices: Device
       body: sendActionRequest,
       response: { 200: envelope(commandResult) },
     },
-    preHandler: app.requireUser,
+    config: { access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) =>
       reply.ok(await devices.sendAction(req.session!, req.body, req.lang, req.ip), 'success.operation'),
   });
@@ -72,11 +72,12 @@ export async function deviceRoutes(app: FastifyInstance, opts: { devices: Device
       body: restartModemRequest,
       response: { 200: envelope(commandResult) },
     },
-    // The form carries the user token as `utoken`; it stands in for a missing X-Token header.
-    preHandler: async (req) => {
+    config: { access: { signedIn: true, scope: 'set' } },
+    // The form carries the user token as `utoken`; it stands in for a missing X-Token header (read by the access
+    // gate, which runs after this step).
+    preValidation: async (req) => {
       const body = req.body as { utoken?: string } | undefined;
       if (!req.headers['x-token'] && body?.utoken) req.headers['x-token'] = body.utoken;
-      await app.requireUser(req);
     },
     handler: async (req, reply) =>
       reply.ok(await devices.restartModem(req.session!, req.body.token, req.ip, req.lang), 'success.operation'),

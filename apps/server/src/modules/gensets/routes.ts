@@ -14,6 +14,9 @@ import {
   gensetListRequest,
   gensetListResponse,
   gensetProtocolOptionsResponse,
+  gensetSetDepartmentRequest,
+  departmentOptionsResponse,
+  setDepartmentResponse,
   gensetResetCodesRequest,
   gensetUpdateRequest,
   gensetUpdateResponse,
@@ -25,6 +28,7 @@ import {
   subListResponse,
   subUpdateRequest,
   tokenRequest,
+  Permission,
 } from '@genset/protocol';
 import { clientInfo } from '../../plugins/auth.ts';
 import { emptyEnvelope, envelope } from '../../lib/envelope.ts';
@@ -42,7 +46,6 @@ export async function gensetRoutes(
   const { gensets, subscriptions } = opts;
   const tags = ['gensets'];
   const subTags = ['subscriptions'];
-  const preHandler = app.requireUser;
   const caller = (req: FastifyRequest): Caller => ({
     ctx: req.session!,
     grant: req.grant!,
@@ -61,8 +64,7 @@ export async function gensetRoutes(
       response: { 200: envelope(gensetAddResponse) },
     },
     // `size` of a set is its dimensions; elsewhere `size` is a page size
-    config: { fieldLabels: { size: 'dimensions' } },
-    preHandler,
+    config: { fieldLabels: { size: 'dimensions' }, access: { permission: Permission.gensetManage, scope: 'company' } },
     handler: async (req, reply) => reply.ok(await gensets.add(caller(req), req.body), 'success.operation'),
   });
 
@@ -73,8 +75,7 @@ export async function gensetRoutes(
       body: gensetUpdateRequest,
       response: { 200: envelope(gensetUpdateResponse) },
     },
-    config: { fieldLabels: { size: 'dimensions' } },
-    preHandler,
+    config: { fieldLabels: { size: 'dimensions' }, access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await gensets.update(caller(req), req.body), 'success.operation'),
   });
 
@@ -85,7 +86,7 @@ export async function gensetRoutes(
       body: gensetDeleteRequest,
       response: { 200: envelope(gensetDeleteResponse) },
     },
-    preHandler,
+    config: { access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await gensets.remove(caller(req), req.body.tokens), 'success.operation'),
   });
 
@@ -96,7 +97,7 @@ export async function gensetRoutes(
       body: tokenRequest,
       response: { 200: envelope(gensetInfoResponse) },
     },
-    preHandler,
+    config: { access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await gensets.info(caller(req), req.body.token)),
   });
 
@@ -107,7 +108,7 @@ export async function gensetRoutes(
       body: gensetListRequest,
       response: { 200: envelope(gensetListResponse) },
     },
-    preHandler,
+    config: { access: { signedIn: true, scope: 'own' } },
     handler: async (req, reply) => reply.ok(await gensets.list(caller(req), 'mine', req.body)),
   });
 
@@ -118,7 +119,7 @@ export async function gensetRoutes(
       body: gensetListRequest,
       response: { 200: envelope(gensetListResponse) },
     },
-    preHandler,
+    config: { access: { permission: Permission.gensetManage, scope: 'company' } },
     handler: async (req, reply) => reply.ok(await gensets.list(caller(req), 'company', req.body)),
   });
 
@@ -129,7 +130,7 @@ export async function gensetRoutes(
         'The filtered list (mylist or list) as an XLSX or CSV file; the answer is the file itself, errors are envelopes',
       body: gensetExportRequest,
     },
-    preHandler,
+    config: { access: { signedIn: true, scope: 'company' } },
     handler: async (req, reply) => {
       const { scope, format, ...query } = req.body;
       const rows = await gensets.exportRows(caller(req), scope === 'list' ? 'company' : 'mine', query);
@@ -145,6 +146,29 @@ export async function gensetRoutes(
     },
   });
 
+  r.post('/genset/setDepartment', {
+    schema: {
+      tags,
+      summary:
+        'Move up to 20 sets (manage rights on each; all or none) to a department of the company, or back to their owners’ (null)',
+      body: gensetSetDepartmentRequest,
+      response: { 200: envelope(setDepartmentResponse) },
+    },
+    config: { access: { permission: Permission.gensetManage, scope: 'set' } },
+    handler: async (req, reply) => reply.ok(await gensets.setDepartment(caller(req), req.body), 'success.operation'),
+  });
+
+  r.post('/genset/departments', {
+    schema: {
+      tags,
+      summary: 'The company’s departments in tree order (the department field of the set and station forms)',
+      body: z.object({}).optional(),
+      response: { 200: envelope(departmentOptionsResponse) },
+    },
+    config: { access: { permission: [Permission.gensetManage, Permission.siteManage], scope: 'company' } },
+    handler: async (req, reply) => reply.ok(await gensets.departments(caller(req))),
+  });
+
   r.post('/genset/protocols', {
     schema: {
       tags,
@@ -152,7 +176,7 @@ export async function gensetRoutes(
       body: z.object({}).optional(),
       response: { 200: envelope(gensetProtocolOptionsResponse) },
     },
-    preHandler,
+    config: { access: { signedIn: true, scope: 'none' } },
     handler: async (req, reply) => reply.ok(await gensets.protocolOptions(req.lang)),
   });
 
@@ -163,7 +187,7 @@ export async function gensetRoutes(
       body: gensetResetCodesRequest,
       response: { 200: envelope(gensetCodesResponse) },
     },
-    preHandler,
+    config: { access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await gensets.resetCodes(caller(req), req.body.token), 'success.operation'),
   });
 
@@ -176,8 +200,7 @@ export async function gensetRoutes(
       body: subAddRequest,
       response: { 200: envelope(subAddResponse) },
     },
-    config: { fieldLabels: { code: 'subscriptionCode' } },
-    preHandler,
+    config: { fieldLabels: { code: 'subscriptionCode' }, access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) =>
       reply.ok(await subscriptions.subscribe(caller(req), req.body.code), 'gensets.subscribed'),
   });
@@ -189,7 +212,7 @@ export async function gensetRoutes(
       body: subListRequest,
       response: { 200: envelope(subListResponse) },
     },
-    preHandler,
+    config: { access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await subscriptions.list(caller(req), req.body)),
   });
 
@@ -200,7 +223,7 @@ export async function gensetRoutes(
       body: subUpdateRequest,
       response: { 200: emptyEnvelope },
     },
-    preHandler,
+    config: { access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await subscriptions.update(caller(req), req.body), 'success.operation'),
   });
 
@@ -211,7 +234,7 @@ export async function gensetRoutes(
       body: subDelRequest,
       response: { 200: envelope(subDelResponse) },
     },
-    preHandler,
+    config: { access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await subscriptions.remove(caller(req), req.body), 'success.operation'),
   });
 }

@@ -19,7 +19,6 @@ export async function groupRoutes(app: FastifyInstance, opts: { groups: GroupSer
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { groups } = opts;
   const tags = ['groups'];
-  const preHandler = app.requireUser;
   // `token` names a group here, not a set
   const config = { fieldLabels: { token: 'group' } };
 
@@ -32,7 +31,7 @@ export async function groupRoutes(app: FastifyInstance, opts: { groups: GroupSer
       body: groupNavRequest,
       response: { 200: envelope(groupNavResponse) },
     },
-    preHandler,
+    config: { access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await groups.nav(req.session!, req.body.kind)),
   });
 
@@ -45,8 +44,7 @@ export async function groupRoutes(app: FastifyInstance, opts: { groups: GroupSer
       body: groupItemRequest,
       response: { 200: envelope(groupItemResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await groups.item(req.session!, req.body.token, req.lang)),
   });
 
@@ -60,8 +58,7 @@ export async function groupRoutes(app: FastifyInstance, opts: { groups: GroupSer
       body: groupSaveRequest,
       response: { 200: envelope(groupSaveResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await groups.save(req.session!, req.body), 'groups.saved'),
   });
 
@@ -72,8 +69,7 @@ export async function groupRoutes(app: FastifyInstance, opts: { groups: GroupSer
       body: groupDeleteRequest,
       response: { 200: envelope(groupDeleteResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await groups.remove(req.session!, req.body.token), 'groups.deleted'),
   });
 }

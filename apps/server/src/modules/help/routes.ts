@@ -13,7 +13,7 @@ export async function helpRoutes(app: FastifyInstance, opts: { help: ReturnType<
   const tags = ['help'];
   r.get('/help/list', {
     schema: { tags, summary: 'Pages of the user manual', response: { 200: envelope(z.array(pageSummary)) } },
-    preHandler: app.requireUser,
+    config: { access: { signedIn: true, scope: 'none' } },
     handler: async (req, reply) => reply.ok(opts.help.list(req.lang)),
   });
   r.get('/help/info', {
@@ -25,7 +25,7 @@ export async function helpRoutes(app: FastifyInstance, opts: { help: ReturnType<
       }),
       response: { 200: envelope(pageSummary.extend({ markdown: z.string() })) },
     },
-    preHandler: app.requireUser,
+    config: { access: { signedIn: true, scope: 'none' } },
     handler: async (req, reply) => reply.ok(opts.help.page(req.lang, req.query.slug)),
   });
 }

@@ -1,6 +1,6 @@
 // HTTP of a set's history, alarms and charts, its maintenance countdown and the runtime-data export (spec 7,
 // "Monitoring" and "Genset").
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   alarmChartRequest,
@@ -8,7 +8,6 @@ import {
   alarmHistoryRequest,
   alarmHistoryResponse,
   currentAlarmsResponse,
-  hasAnyPermission,
   historyChartRequest,
   historyChartResponse,
   historyTableRequest,
@@ -19,7 +18,6 @@ import {
   tokenRequest,
 } from '@genset/protocol';
 import { envelope } from '../../lib/envelope.ts';
-import { forbidden } from '../../lib/errors.ts';
 import type { HistoryService } from './service.ts';
 import type { RuntimeExport } from './export.ts';
 
@@ -30,11 +28,6 @@ export async function historyRoutes(
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { history } = opts;
   const tags = ['history'];
-  /** The alarm history and chart are the alarm page's (menu `alarms`): only for roles with alarm:view. */
-  const alarmViewer = async (req: FastifyRequest) => {
-    await app.requireUser(req);
-    if (!hasAnyPermission(req.grant!.permissions, [Permission.alarmView])) throw forbidden();
-  };
 
   r.post('/history/chart', {
     schema: {
@@ -44,7 +37,7 @@ export async function historyRoutes(
       body: historyChartRequest,
       response: { 200: envelope(historyChartResponse) },
     },
-    preHandler: app.requireUser,
+    config: { access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await history.chart(req.session!, req.body, req.lang, req.timezone)),
   });
 
@@ -55,7 +48,7 @@ export async function historyRoutes(
       body: historyTableRequest,
       response: { 200: envelope(historyTableResponse) },
     },
-    preHandler: app.requireUser,
+    config: { access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await history.table(req.session!, req.body, req.lang, req.timezone)),
   });
 
@@ -66,7 +59,7 @@ export async function historyRoutes(
       body: alarmHistoryRequest,
       response: { 200: envelope(alarmHistoryResponse) },
     },
-    preHandler: alarmViewer,
+    config: { access: { permission: Permission.alarmView, scope: 'company' } },
     handler: async (req, reply) => reply.ok(await history.alarmHistory(req.session!, req.body, req.lang)),
   });
 
@@ -77,7 +70,7 @@ export async function historyRoutes(
       body: tokenRequest,
       response: { 200: envelope(currentAlarmsResponse) },
     },
-    preHandler: app.requireUser,
+    config: { access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await history.currentAlarms(req.session!, req.body.token, req.lang)),
   });
 
@@ -88,7 +81,7 @@ export async function historyRoutes(
       body: alarmChartRequest,
       response: { 200: envelope(alarmChartResponse) },
     },
-    preHandler: alarmViewer,
+    config: { access: { permission: Permission.alarmView, scope: 'company' } },
     handler: async (req, reply) => reply.ok(await history.alarmChart(req.session!, req.body, req.timezone)),
   });
 
@@ -99,7 +92,7 @@ export async function historyRoutes(
       body: tokenRequest,
       response: { 200: envelope(maintainCountdownResponse) },
     },
-    preHandler: app.requireUser,
+    config: { access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await history.maintainCountdown(req.session!, req.body.token)),
   });
 
@@ -110,7 +103,7 @@ export async function historyRoutes(
         'A set’s history over a range as an XLSX (or CSV) file, titles in the user’s language, times in their zone',
       body: runtimeExportRequest,
     },
-    preHandler: app.requireUser,
+    config: { access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => {
       const file = await opts.exportRuntimeData(req.session!, req.body, req.lang, req.timezone);
       const ascii = file.fileName.replace(/[^\x20-\x7e]/g, '_').replace(/"/g, '');

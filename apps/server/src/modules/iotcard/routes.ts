@@ -15,7 +15,6 @@ export async function iotcardRoutes(app: FastifyInstance, opts: { sims: SimServi
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { sims } = opts;
   const tags = ['iotcard'];
-  const preHandler = app.requireUser;
   const config = {
     fieldLabels: {
       token: 'simSet',
@@ -38,8 +37,7 @@ export async function iotcardRoutes(app: FastifyInstance, opts: { sims: SimServi
       body: iotcardInfoRequest,
       response: { 200: envelope(iotcardInfoResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await sims.info(req.session!, req.body)),
   });
 
@@ -53,8 +51,7 @@ export async function iotcardRoutes(app: FastifyInstance, opts: { sims: SimServi
       body: iotcardSetPlanRequest,
       response: { 200: envelope(iotcardSetPlanResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) =>
       reply.ok(await sims.setPlan({ ctx: req.session!, ip: clientInfo(req).ip }, req.body), 'iotcard.planSaved'),
   });

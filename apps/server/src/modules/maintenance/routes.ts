@@ -27,6 +27,7 @@ import {
   mtokenCreateRequest,
   mtokenCreateResponse,
   mtokenRevokeRequest,
+  Permission,
 } from '@genset/protocol';
 import { z } from 'zod';
 import { clientInfo } from '../../plugins/auth.ts';
@@ -37,7 +38,6 @@ export async function maintenanceRoutes(app: FastifyInstance, opts: { maintenanc
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { maintenance: m } = opts;
   const tags = ['maintenance'];
-  const preHandler = app.requireUser;
   const caller = (req: FastifyRequest): MaintCaller => ({ ctx: req.session!, ip: clientInfo(req).ip });
   const config = {
     fieldLabels: {
@@ -71,8 +71,7 @@ export async function maintenanceRoutes(app: FastifyInstance, opts: { maintenanc
       body: maintPlanRequest,
       response: { 200: envelope(maintPlanResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await m.plan(caller(req), req.body.token)),
   });
 
@@ -86,8 +85,7 @@ export async function maintenanceRoutes(app: FastifyInstance, opts: { maintenanc
       body: maintItemSaveRequest,
       response: { 200: envelope(maintIdResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await m.saveItem(caller(req), req.body), 'maintenance.saved'),
   });
 
@@ -98,8 +96,7 @@ export async function maintenanceRoutes(app: FastifyInstance, opts: { maintenanc
       body: maintItemRef,
       response: { 200: envelope(maintIdResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await m.deleteItem(caller(req), req.body), 'maintenance.deleted'),
   });
 
@@ -110,8 +107,7 @@ export async function maintenanceRoutes(app: FastifyInstance, opts: { maintenanc
       body: maintItemToggleRequest,
       response: { 200: envelope(maintIdResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await m.toggleItem(caller(req), req.body), 'maintenance.saved'),
   });
 
@@ -125,8 +121,7 @@ export async function maintenanceRoutes(app: FastifyInstance, opts: { maintenanc
       body: maintTaskDoneRequest,
       response: { 200: envelope(maintDoneResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await m.done(caller(req), req.body), 'maintenance.doneSaved'),
   });
 
@@ -137,8 +132,7 @@ export async function maintenanceRoutes(app: FastifyInstance, opts: { maintenanc
       body: maintHistoryRequest,
       response: { 200: envelope(maintHistoryResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await m.history(caller(req), req.body)),
   });
 
@@ -151,8 +145,7 @@ export async function maintenanceRoutes(app: FastifyInstance, opts: { maintenanc
       body: maintTasksRequest,
       response: { 200: envelope(maintTasksResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { signedIn: true, scope: 'company' } },
     handler: async (req, reply) => reply.ok(await m.tasks(req.session!, req.body)),
   });
 
@@ -163,8 +156,7 @@ export async function maintenanceRoutes(app: FastifyInstance, opts: { maintenanc
       body: z.strictObject({}).optional(),
       response: { 200: envelope(maintCountsResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { signedIn: true, scope: 'company' } },
     handler: async (req, reply) => reply.ok(await m.counts(req.session!)),
   });
 
@@ -176,8 +168,7 @@ export async function maintenanceRoutes(app: FastifyInstance, opts: { maintenanc
       body: maintTemplateListRequest.optional(),
       response: { 200: envelope(maintTemplateListResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { permission: Permission.gensetManage, scope: 'company' } },
     handler: async (req, reply) => reply.ok(await m.templates(req.session!)),
   });
 
@@ -188,8 +179,7 @@ export async function maintenanceRoutes(app: FastifyInstance, opts: { maintenanc
       body: maintTemplateSaveRequest,
       response: { 200: envelope(maintIdResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { permission: Permission.gensetManage, scope: 'company' } },
     handler: async (req, reply) => reply.ok(await m.saveTemplate(caller(req), req.body), 'maintenance.saved'),
   });
 
@@ -200,8 +190,7 @@ export async function maintenanceRoutes(app: FastifyInstance, opts: { maintenanc
       body: maintTemplateDeleteRequest,
       response: { 200: envelope(maintIdResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { permission: Permission.gensetManage, scope: 'company' } },
     handler: async (req, reply) => reply.ok(await m.deleteTemplate(caller(req), req.body.id), 'maintenance.deleted'),
   });
 
@@ -214,8 +203,7 @@ export async function maintenanceRoutes(app: FastifyInstance, opts: { maintenanc
       body: maintTemplateApplyRequest,
       response: { 200: envelope(maintTemplateApplyResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { permission: Permission.gensetManage, scope: 'company' } },
     handler: async (req, reply) => reply.ok(await m.applyTemplate(caller(req), req.body), 'maintenance.applied'),
   });
 
@@ -228,8 +216,7 @@ export async function maintenanceRoutes(app: FastifyInstance, opts: { maintenanc
       body: mtokenCreateRequest,
       response: { 200: envelope(mtokenCreateResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await m.createLink(caller(req), req.body), 'maintenance.linkCreated'),
   });
 
@@ -240,8 +227,7 @@ export async function maintenanceRoutes(app: FastifyInstance, opts: { maintenanc
       body: mtokenRevokeRequest,
       response: { 200: envelope(maintIdResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await m.revokeLink(caller(req), req.body), 'maintenance.linkRevoked'),
   });
 
@@ -254,7 +240,7 @@ export async function maintenanceRoutes(app: FastifyInstance, opts: { maintenanc
       body: maintPublicRequest,
       response: { 200: envelope(maintPublicResponse) },
     },
-    config,
+    config: { ...config, access: { public: true } },
     handler: async (req, reply) => reply.ok(await m.publicView(req.body.mtoken)),
   });
 }

@@ -1,10 +1,9 @@
 // HTTP of notifications: the message centre of the signed-in person, and the webhooks of their company
 // (company administrators: company:manage).
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  hasAnyPermission,
   noticeListRequest,
   noticeListResponse,
   noticeReadRequest,
@@ -16,7 +15,6 @@ import {
   webhookSaveRequest,
 } from '@genset/protocol';
 import { envelope } from '../../lib/envelope.ts';
-import { forbidden } from '../../lib/errors.ts';
 import type { NoticeService } from './service.ts';
 import type { WebhookService } from './webhooks.ts';
 
@@ -26,12 +24,7 @@ export async function notificationRoutes(
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { notices, webhooks } = opts;
-  const preHandler = app.requireUser;
   const tags = ['notifications'];
-  const mayManage = async (req: FastifyRequest) => {
-    await app.requireUser(req);
-    if (!hasAnyPermission(req.grant!.permissions, [Permission.companyManage])) throw forbidden();
-  };
 
   r.post('/notice/list', {
     schema: {
@@ -40,7 +33,7 @@ export async function notificationRoutes(
       body: noticeListRequest,
       response: { 200: envelope(noticeListResponse) },
     },
-    preHandler,
+    config: { access: { signedIn: true, scope: 'own' } },
     handler: async (req, reply) => reply.ok(await notices.list(req.session!.user.id, req.lang, req.body)),
   });
 
@@ -50,7 +43,7 @@ export async function notificationRoutes(
       summary: 'How many of the caller’s notices are unread',
       response: { 200: envelope(noticeUnreadResponse) },
     },
-    preHandler,
+    config: { access: { signedIn: true, scope: 'own' } },
     handler: async (req, reply) => reply.ok({ unread: await notices.unread(req.session!.user.id) }),
   });
 
@@ -61,7 +54,7 @@ export async function notificationRoutes(
       body: noticeReadRequest,
       response: { 200: envelope(noticeUnreadResponse) },
     },
-    preHandler,
+    config: { access: { signedIn: true, scope: 'own' } },
     handler: async (req, reply) => reply.ok(await notices.mark(req.session!.user.id, req.body.ids, req.body.read)),
   });
 
@@ -71,7 +64,7 @@ export async function notificationRoutes(
       summary: 'Marks all of the caller’s notices read',
       response: { 200: envelope(noticeUnreadResponse) },
     },
-    preHandler,
+    config: { access: { signedIn: true, scope: 'own' } },
     handler: async (req, reply) => reply.ok(await notices.markAll(req.session!.user.id)),
   });
 
@@ -81,7 +74,7 @@ export async function notificationRoutes(
       summary: 'The company’s webhooks with their signing secrets and last delivery (company:manage)',
       response: { 200: envelope(webhookListResponse) },
     },
-    preHandler: mayManage,
+    config: { access: { permission: Permission.companyManage, scope: 'company' } },
     handler: async (req, reply) => reply.ok(await webhooks.list(req.companyId)),
   });
 
@@ -94,8 +87,10 @@ export async function notificationRoutes(
       body: webhookSaveRequest,
       response: { 200: envelope(z.object({ id: z.number().int() })) },
     },
-    config: { fieldLabels: { name: 'webhookName', url: 'webhookUrl' } },
-    preHandler: mayManage,
+    config: {
+      fieldLabels: { name: 'webhookName', url: 'webhookUrl' },
+      access: { permission: Permission.companyManage, scope: 'company' },
+    },
     handler: async (req, reply) =>
       reply.ok(await webhooks.save(req.session!, req.companyId, req.ip, req.body), 'success.saved'),
   });
@@ -107,7 +102,7 @@ export async function notificationRoutes(
       body: webhookIdRequest,
       response: { 200: envelope(z.object({ id: z.number().int() })) },
     },
-    preHandler: mayManage,
+    config: { access: { permission: Permission.companyManage, scope: 'company' } },
     handler: async (req, reply) =>
       reply.ok(await webhooks.remove(req.session!, req.companyId, req.ip, req.body.id), 'success.operation'),
   });
@@ -119,7 +114,7 @@ export async function notificationRoutes(
       body: webhookIdRequest,
       response: { 200: envelope(webhookDeliveriesResponse) },
     },
-    preHandler: mayManage,
+    config: { access: { permission: Permission.companyManage, scope: 'company' } },
     handler: async (req, reply) => reply.ok(await webhooks.deliveries(req.companyId, req.body.id)),
   });
 }

@@ -21,6 +21,7 @@ import {
   otaJobListRequest,
   otaJobListResponse,
   otaUploadFields,
+  Permission,
 } from '@genset/protocol';
 import { envelope } from '../../lib/envelope.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -131,7 +132,6 @@ export async function otaRoutes(app: FastifyInstance, opts: { ota: OtaService; s
   });
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['ota'];
-  const preHandler = app.requireUser;
 
   r.post('/ota/file/upload', {
     schema: {
@@ -143,8 +143,10 @@ export async function otaRoutes(app: FastifyInstance, opts: { ota: OtaService; s
       consumes: ['multipart/form-data'],
       response: { 200: envelope(z.object({ id: z.number(), size: z.number(), md5: z.string(), sha256: z.string() })) },
     },
-    config: { fieldLabels: { name: 'firmwareName', version: 'firmwareVersion', model: 'firmwareModel' } },
-    preHandler,
+    config: {
+      fieldLabels: { name: 'firmwareName', version: 'firmwareVersion', model: 'firmwareModel' },
+      access: { permission: Permission.otaManage, scope: 'company' },
+    },
     handler: async (req, reply) => {
       const { fields, file } = await receiveForm(req, store);
       return reply.ok(await ota.upload(req.session!, fields, file), 'ota.uploaded');
@@ -157,7 +159,7 @@ export async function otaRoutes(app: FastifyInstance, opts: { ota: OtaService; s
       summary: 'The company’s firmware files (ota:manage), newest first, with how many sets each has reached',
       response: { 200: envelope(otaFileListResponse) },
     },
-    preHandler,
+    config: { access: { permission: Permission.otaManage, scope: 'company' } },
     handler: async (req, reply) => reply.ok({ list: await ota.files(req.session!) }),
   });
 
@@ -168,8 +170,7 @@ export async function otaRoutes(app: FastifyInstance, opts: { ota: OtaService; s
       body: otaFileIdRequest,
       response: { 200: envelope(z.null()) },
     },
-    config: { fieldLabels: { id: 'firmwareFile' } },
-    preHandler,
+    config: { fieldLabels: { id: 'firmwareFile' }, access: { permission: Permission.otaManage, scope: 'company' } },
     handler: async (req, reply) => {
       await ota.deleteFile(req.session!, req.body.id);
       return reply.ok(null, 'ota.deleted');
@@ -186,8 +187,10 @@ export async function otaRoutes(app: FastifyInstance, opts: { ota: OtaService; s
       body: otaAssignRequest,
       response: { 200: envelope(otaAssignResponse) },
     },
-    config: { fieldLabels: { fileId: 'firmwareFile', tokens: 'sets', concurrency: 'concurrency' } },
-    preHandler,
+    config: {
+      fieldLabels: { fileId: 'firmwareFile', tokens: 'sets', concurrency: 'concurrency' },
+      access: { permission: Permission.otaManage, scope: 'company' },
+    },
     handler: async (req, reply) => reply.ok(await ota.assign(req.session!, req.body), 'ota.assigned'),
   });
 
@@ -200,8 +203,7 @@ export async function otaRoutes(app: FastifyInstance, opts: { ota: OtaService; s
       querystring: otaJobListRequest,
       response: { 200: envelope(otaJobListResponse) },
     },
-    config: { fieldLabels: { fileId: 'firmwareFile' } },
-    preHandler,
+    config: { fieldLabels: { fileId: 'firmwareFile' }, access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok({ list: await ota.jobs(req.session!, req.query, req.lang) }),
   });
 
@@ -212,8 +214,7 @@ export async function otaRoutes(app: FastifyInstance, opts: { ota: OtaService; s
       body: otaJobCancelRequest,
       response: { 200: envelope(z.null()) },
     },
-    config: { fieldLabels: { id: 'upgradeJob' } },
-    preHandler,
+    config: { fieldLabels: { id: 'upgradeJob' }, access: { permission: Permission.otaManage, scope: 'company' } },
     handler: async (req, reply) => {
       await ota.cancel(req.session!, req.body.id);
       return reply.ok(null, 'ota.cancelled');
@@ -229,7 +230,7 @@ export async function otaRoutes(app: FastifyInstance, opts: { ota: OtaService; s
         '`Range: bytes=a-`), so a cut download goes on where it stopped. Plain HTTP statuses: 404 for an unknown ' +
         'or finished upgrade, 416 for a range past the end',
     },
-    config: { unsigned: true },
+    config: { unsigned: true, access: { public: true } },
     handler: async (req, reply) => {
       const { token } = req.params as { token: string };
       const file = DOWNLOAD_TOKEN.test(token) ? await ota.download(token) : null;

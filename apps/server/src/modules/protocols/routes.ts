@@ -3,7 +3,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  hasAnyPermission,
   Permission,
   PROTOCOL_PARTS,
   protocolCopyRequest,
@@ -20,7 +19,6 @@ import {
 } from '@genset/protocol';
 import { clientInfo } from '../../plugins/auth.ts';
 import { emptyEnvelope, envelope } from '../../lib/envelope.ts';
-import { forbidden } from '../../lib/errors.ts';
 import type { ProtocolService } from './service.ts';
 
 const REFUSAL =
@@ -47,10 +45,6 @@ export async function protocolRoutes(app: FastifyInstance, opts: { protocols: Pr
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { protocols } = opts;
   const tags = ['protocols'];
-  const preHandler = async (req: FastifyRequest) => {
-    await app.requireUser(req);
-    if (!hasAnyPermission(req.grant!.permissions, [Permission.protocolManage])) throw forbidden();
-  };
   const actor = (req: FastifyRequest) => ({ ctx: req.session!, ip: clientInfo(req).ip });
 
   r.post('/protocol/list', {
@@ -60,7 +54,7 @@ export async function protocolRoutes(app: FastifyInstance, opts: { protocols: Pr
       body: protocolListRequest,
       response: { 200: envelope(protocolListResponse) },
     },
-    preHandler,
+    config: { access: { permission: Permission.protocolManage, scope: 'platform' } },
     handler: async (req, reply) => reply.ok(await protocols.list(req.body, req.lang)),
   });
 
@@ -72,7 +66,7 @@ export async function protocolRoutes(app: FastifyInstance, opts: { protocols: Pr
       params: protocolIdParams,
       response: { 200: envelope(protocolDetail) },
     },
-    preHandler,
+    config: { access: { permission: Permission.protocolManage, scope: 'platform' } },
     handler: async (req, reply) => reply.ok(await protocols.info(req.params.id)),
   });
 
@@ -84,7 +78,7 @@ export async function protocolRoutes(app: FastifyInstance, opts: { protocols: Pr
       response: { 200: envelope(protocolVersionRef) },
     },
     attachValidation: true,
-    preHandler,
+    config: { access: { permission: Permission.protocolManage, scope: 'platform' } },
     handler: async (req, reply) => {
       passDocumentProblems(req, ['document']);
       return reply.ok(await protocols.create(req.body.document), 'success.saved');
@@ -98,7 +92,7 @@ export async function protocolRoutes(app: FastifyInstance, opts: { protocols: Pr
       body: protocolCopyRequest,
       response: { 200: envelope(protocolVersionRef) },
     },
-    preHandler,
+    config: { access: { permission: Permission.protocolManage, scope: 'platform' } },
     handler: async (req, reply) => reply.ok(await protocols.copy(req.body), 'success.saved'),
   });
 
@@ -110,7 +104,7 @@ export async function protocolRoutes(app: FastifyInstance, opts: { protocols: Pr
       response: { 200: envelope(protocolVersionRef) },
     },
     attachValidation: true,
-    preHandler,
+    config: { access: { permission: Permission.protocolManage, scope: 'platform' } },
     handler: async (req, reply) => {
       passDocumentProblems(req, PROTOCOL_PARTS);
       return reply.ok(await protocols.save(req.body), 'success.saved');
@@ -124,7 +118,7 @@ export async function protocolRoutes(app: FastifyInstance, opts: { protocols: Pr
       body: protocolIdRequest,
       response: { 200: envelope(protocolPublishResponse) },
     },
-    preHandler,
+    config: { access: { permission: Permission.protocolManage, scope: 'platform' } },
     handler: async (req, reply) => reply.ok(await protocols.publish(req.body.id, actor(req)), 'success.operation'),
   });
 
@@ -135,7 +129,7 @@ export async function protocolRoutes(app: FastifyInstance, opts: { protocols: Pr
       body: protocolIdRequest,
       response: { 200: emptyEnvelope },
     },
-    preHandler,
+    config: { access: { permission: Permission.protocolManage, scope: 'platform' } },
     handler: async (req, reply) => {
       await protocols.remove(req.body.id, actor(req));
       return reply.ok(null, 'success.operation');
@@ -149,7 +143,7 @@ export async function protocolRoutes(app: FastifyInstance, opts: { protocols: Pr
       params: protocolIdParams,
       response: { 200: protocolDocumentSchema },
     },
-    preHandler,
+    config: { access: { permission: Permission.protocolManage, scope: 'platform' } },
     handler: async (req, reply) => {
       const { fileName, document } = await protocols.exportDocument(req.params.id);
       // A file, not an envelope: its own media type keeps it out of the optional body encryption too.
@@ -168,7 +162,7 @@ export async function protocolRoutes(app: FastifyInstance, opts: { protocols: Pr
       response: { 200: envelope(protocolVersionRef) },
     },
     attachValidation: true,
-    preHandler,
+    config: { access: { permission: Permission.protocolManage, scope: 'platform' } },
     handler: async (req, reply) => {
       passDocumentProblems(req, ['document']);
       return reply.ok(await protocols.importDocument(req.body.document), 'success.saved');

@@ -19,7 +19,7 @@ export async function remoteConfigRoutes(app: FastifyInstance, opts: { config: R
       body: configReadRequest,
       response: { 200: envelope(configReadResponse) },
     },
-    preHandler: app.requireUser,
+    config: { access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await config.read(req.session!, req.body, req.lang)),
   });
 
@@ -31,7 +31,7 @@ export async function remoteConfigRoutes(app: FastifyInstance, opts: { config: R
       body: configWriteRequest,
       response: { 200: envelope(configWriteResponse) },
     },
-    preHandler: app.requireUser,
+    config: { access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) =>
       reply.ok(await config.write(req.session!, req.body, req.lang, req.ip), 'success.operation'),
   });

@@ -27,6 +27,7 @@ import {
   repairUpdateRequest,
   repairUpdateResponse,
   type RepairAddFields,
+  Permission,
 } from '@genset/protocol';
 import { clientInfo } from '../../plugins/auth.ts';
 import { envelope } from '../../lib/envelope.ts';
@@ -137,7 +138,6 @@ export async function repairRoutes(app: FastifyInstance, opts: { repairs: Repair
   });
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['repairs'];
-  const preHandler = app.requireUser;
   const caller = (req: FastifyRequest): RepairCaller => ({ ctx: req.session!, ip: clientInfo(req).ip });
 
   r.post('/baoxiu/add', {
@@ -151,9 +151,9 @@ export async function repairRoutes(app: FastifyInstance, opts: { repairs: Repair
       response: { 200: envelope(repairAddResponse) },
     },
     config: {
+      access: { signedIn: true, scope: 'set' },
       fieldLabels: { phone: 'contactPhone', address: 'serviceAddress', description: 'faultDescription' },
     },
-    preHandler,
     handler: async (req, reply) => {
       const { fields, pictures } = await receiveForm(req, store);
       let checked: RepairAddFields;
@@ -174,8 +174,7 @@ export async function repairRoutes(app: FastifyInstance, opts: { repairs: Repair
       querystring: repairListRequest,
       response: { 200: envelope(repairListResponse) },
     },
-    config: { fieldLabels: { state: 'repairState' } },
-    preHandler,
+    config: { fieldLabels: { state: 'repairState' }, access: { signedIn: true, scope: 'own' } },
     handler: async (req, reply) => reply.ok(await repairs.my(req.session!, req.query)),
   });
 
@@ -188,8 +187,10 @@ export async function repairRoutes(app: FastifyInstance, opts: { repairs: Repair
       querystring: repairListRequest,
       response: { 200: envelope(repairListResponse) },
     },
-    config: { fieldLabels: { state: 'repairState' } },
-    preHandler,
+    config: {
+      fieldLabels: { state: 'repairState' },
+      access: { permission: Permission.repairManage, scope: 'company' },
+    },
     handler: async (req, reply) => reply.ok(await repairs.queue(req.session!, req.query)),
   });
 
@@ -202,8 +203,7 @@ export async function repairRoutes(app: FastifyInstance, opts: { repairs: Repair
       querystring: repairDetailRequest,
       response: { 200: envelope(repairDetailResponse) },
     },
-    config: { fieldLabels: { token: 'repairRequest' } },
-    preHandler,
+    config: { fieldLabels: { token: 'repairRequest' }, access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await repairs.detail(req.session!, req.query.token)),
   });
 
@@ -216,8 +216,10 @@ export async function repairRoutes(app: FastifyInstance, opts: { repairs: Repair
       body: repairUpdateRequest,
       response: { 200: envelope(repairUpdateResponse) },
     },
-    config: { fieldLabels: { token: 'repairRequest', state: 'repairState', note: 'repairNote' } },
-    preHandler,
+    config: {
+      fieldLabels: { token: 'repairRequest', state: 'repairState', note: 'repairNote' },
+      access: { permission: Permission.repairManage, scope: 'set' },
+    },
     handler: async (req, reply) => reply.ok(await repairs.update(caller(req), req.body), 'repairs.updated'),
   });
 
@@ -230,8 +232,7 @@ export async function repairRoutes(app: FastifyInstance, opts: { repairs: Repair
       querystring: repairPictureRequest,
       response: { 200: z.any() },
     },
-    config: { fieldLabels: { token: 'repairRequest', name: 'pictureName' } },
-    preHandler,
+    config: { fieldLabels: { token: 'repairRequest', name: 'pictureName' }, access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => {
       const { token, name, thumb } = req.query;
       const file = await repairs.picture(req.session!, token, name, thumb === '1');

@@ -13,6 +13,7 @@ import {
   reportSaveResponse,
   tokenRequest,
   type ReportType,
+  Permission,
 } from '@genset/protocol';
 import { envelope } from '../../lib/envelope.ts';
 import type { ReportExport } from './export.ts';
@@ -49,8 +50,7 @@ export async function reportRoutes(app: FastifyInstance, opts: { reports: Report
         body: reportPrefillRequest,
         response: { 200: envelope(reportPrefillResponse) },
       },
-      config: { fieldLabels },
-      preHandler: app.requireUser,
+      config: { fieldLabels, access: { permission: Permission.gensetReport, scope: 'set' } },
       handler: async (req, reply) => reply.ok(await reports.prefill(req.session!, type, req.body, req.lang)),
     });
   prefill('/data/dieselGeneratorReport', 1, 'diesel generator (type 1)');
@@ -63,8 +63,7 @@ export async function reportRoutes(app: FastifyInstance, opts: { reports: Report
       body: reportInfoRequest,
       response: { 200: envelope(reportInfoResponse) },
     },
-    config: { fieldLabels },
-    preHandler: app.requireUser,
+    config: { fieldLabels, access: { permission: Permission.gensetReport, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await reports.info(req.session!, req.body)),
   });
 
@@ -75,9 +74,8 @@ export async function reportRoutes(app: FastifyInstance, opts: { reports: Report
       body: reportSaveRequest,
       response: { 200: envelope(reportSaveResponse) },
     },
-    config: { fieldLabels },
+    config: { fieldLabels, access: { permission: Permission.gensetReport, scope: 'set' } },
     attachValidation: true,
-    preHandler: app.requireUser,
     handler: async (req, reply) => {
       passFormProblems(req);
       return reply.ok(await reports.save(req.session!, req.body), 'success.saved');
@@ -92,7 +90,7 @@ export async function reportRoutes(app: FastifyInstance, opts: { reports: Report
       body: tokenRequest,
       response: { 200: envelope(reportOneResponse) },
     },
-    preHandler: app.requireUser,
+    config: { access: { permission: Permission.gensetReport, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await reports.reportOne(req.session!, req.body.token)),
   });
 
@@ -103,8 +101,7 @@ export async function reportRoutes(app: FastifyInstance, opts: { reports: Report
         'A saved report version (the latest unless one is named) as a PDF or XLSX file in the user’s language; the file itself, errors as envelopes',
       body: reportExportRequest,
     },
-    config: { fieldLabels },
-    preHandler: app.requireUser,
+    config: { fieldLabels, access: { permission: Permission.gensetReport, scope: 'set' } },
     handler: async (req, reply) => {
       const file = await opts.exportReport(req.session!, req.body, req.lang);
       const ascii = file.fileName.replace(/[^\x20-\x7e]/g, '_').replace(/"/g, '');

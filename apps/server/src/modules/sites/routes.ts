@@ -16,6 +16,8 @@ import {
   siteCurrentAlarmsResponse,
   siteDelRequest,
   siteDelResponse,
+  siteSetDepartmentRequest,
+  setDepartmentResponse,
   siteDevicesResponse,
   siteEditRequest,
   siteInfoResponse,
@@ -40,6 +42,7 @@ import {
   templateListResponse,
   templateSaveRequest,
   templateSaveResponse,
+  Permission,
 } from '@genset/protocol';
 import { clientInfo } from '../../plugins/auth.ts';
 import { envelope } from '../../lib/envelope.ts';
@@ -52,7 +55,6 @@ const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.s
 export async function siteRoutes(app: FastifyInstance, opts: { sites: SiteService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { sites } = opts;
-  const preHandler = app.requireUser;
   const caller = (req: FastifyRequest): SiteCaller => ({ ctx: req.session!, ip: clientInfo(req).ip, lang: req.lang });
   const config = {
     fieldLabels: {
@@ -99,8 +101,7 @@ export async function siteRoutes(app: FastifyInstance, opts: { sites: SiteServic
       querystring: siteListRequest,
       response: { 200: envelope(siteListResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { permission: Permission.siteView, scope: 'company' } },
     handler: async (req, reply) => reply.ok(await sites.list(req.session!, req.query, req.lang)),
   });
 
@@ -114,8 +115,7 @@ export async function siteRoutes(app: FastifyInstance, opts: { sites: SiteServic
       params: siteTokenParams,
       response: { 200: envelope(siteInfoResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { permission: Permission.siteView, scope: 'site' } },
     handler: async (req, reply) => reply.ok(await sites.info(req.session!, req.params.token, req.lang)),
   });
 
@@ -128,8 +128,7 @@ export async function siteRoutes(app: FastifyInstance, opts: { sites: SiteServic
       body: siteAddRequest,
       response: { 200: envelope(siteAddResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { permission: Permission.siteManage, scope: 'company' } },
     handler: async (req, reply) => reply.ok(await sites.add(caller(req), req.body), 'sites.added'),
   });
 
@@ -140,9 +139,20 @@ export async function siteRoutes(app: FastifyInstance, opts: { sites: SiteServic
       body: siteEditRequest,
       response: { 200: envelope(siteAddResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { permission: Permission.siteManage, scope: 'site' } },
     handler: async (req, reply) => reply.ok(await sites.edit(caller(req), req.body), 'sites.saved'),
+  });
+
+  r.post('/site/setDepartment', {
+    schema: {
+      tags: site,
+      summary:
+        'Move up to 20 stations (site:manage, each within reach; all or none) to a department of the company, or back to their owners’ (null)',
+      body: siteSetDepartmentRequest,
+      response: { 200: envelope(setDepartmentResponse) },
+    },
+    config: { access: { permission: Permission.siteManage, scope: 'site' } },
+    handler: async (req, reply) => reply.ok(await sites.setDepartment(caller(req), req.body), 'success.operation'),
   });
 
   r.post('/site/del', {
@@ -152,8 +162,7 @@ export async function siteRoutes(app: FastifyInstance, opts: { sites: SiteServic
       body: siteDelRequest,
       response: { 200: envelope(siteDelResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { permission: Permission.siteManage, scope: 'site' } },
     handler: async (req, reply) => reply.ok(await sites.del(caller(req), req.body.token), 'sites.deleted'),
   });
 
@@ -164,8 +173,7 @@ export async function siteRoutes(app: FastifyInstance, opts: { sites: SiteServic
       querystring: siteTokenRequest,
       response: { 200: envelope(siteDevicesResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { permission: Permission.siteView, scope: 'site' } },
     handler: async (req, reply) => reply.ok(await sites.devices(req.session!, req.query.token, req.lang)),
   });
 
@@ -176,8 +184,7 @@ export async function siteRoutes(app: FastifyInstance, opts: { sites: SiteServic
       querystring: siteLogRequest,
       response: { 200: envelope(siteLogResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { permission: Permission.siteView, scope: 'site' } },
     handler: async (req, reply) => reply.ok(await sites.log(req.session!, req.query, req.lang)),
   });
 
@@ -188,8 +195,7 @@ export async function siteRoutes(app: FastifyInstance, opts: { sites: SiteServic
       querystring: siteLogInfoRequest,
       response: { 200: envelope(siteLogInfoResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { permission: Permission.siteView, scope: 'site' } },
     handler: async (req, reply) => reply.ok(await sites.logInfo(req.session!, req.query, req.lang)),
   });
 
@@ -202,8 +208,7 @@ export async function siteRoutes(app: FastifyInstance, opts: { sites: SiteServic
       querystring: siteRunRecordRequest,
       response: { 200: envelope(siteRunRecordResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { permission: Permission.siteView, scope: 'site' } },
     handler: async (req, reply) => reply.ok(await sites.runRecords(req.session!, req.query, req.lang)),
   });
 
@@ -216,8 +221,7 @@ export async function siteRoutes(app: FastifyInstance, opts: { sites: SiteServic
       body: templateListRequest,
       response: { 200: envelope(templateListResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { permission: Permission.siteView, scope: 'company' } },
     handler: async (req, reply) => reply.ok(await sites.templateList(req.session!, req.body)),
   });
 
@@ -231,8 +235,7 @@ export async function siteRoutes(app: FastifyInstance, opts: { sites: SiteServic
       body: templateSaveRequest,
       response: { 200: envelope(templateSaveResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { permission: Permission.siteManage, scope: 'company' } },
     handler: async (req, reply) => reply.ok(await sites.templateSave(caller(req), req.body), 'sites.templateSaved'),
   });
 
@@ -243,8 +246,7 @@ export async function siteRoutes(app: FastifyInstance, opts: { sites: SiteServic
       body: templateInfoRequest,
       response: { 200: envelope(templateInfoResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { permission: Permission.siteView, scope: 'company' } },
     handler: async (req, reply) => reply.ok(await sites.templateInfo(req.session!, req.body)),
   });
 
@@ -255,8 +257,7 @@ export async function siteRoutes(app: FastifyInstance, opts: { sites: SiteServic
       body: templateDeleteRequest,
       response: { 200: envelope(templateDeleteResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { permission: Permission.siteManage, scope: 'company' } },
     handler: async (req, reply) =>
       reply.ok(await sites.templateDelete(caller(req), req.body.id), 'sites.templateDeleted'),
   });
@@ -274,8 +275,7 @@ export async function siteRoutes(app: FastifyInstance, opts: { sites: SiteServic
       body: sendTacticRequest,
       response: { 200: envelope(sendTacticResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { permission: Permission.siteManage, scope: 'site' } },
     handler: async (req, reply) => reply.ok(await sites.sendTactic(caller(req), req.body), 'sites.tacticAccepted'),
   });
 
@@ -288,8 +288,7 @@ export async function siteRoutes(app: FastifyInstance, opts: { sites: SiteServic
       body: demandResponseRequest,
       response: { 200: envelope(demandResponseResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { permission: Permission.siteManage, scope: 'site' } },
     handler: async (req, reply) =>
       reply.ok(await sites.demandResponse(caller(req), req.body), 'sites.demandResponseSent'),
   });
@@ -306,8 +305,7 @@ export async function siteRoutes(app: FastifyInstance, opts: { sites: SiteServic
       body: siteStatsRequest,
       response: { 200: envelope(siteStatsResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { permission: Permission.siteView, scope: 'site' } },
     handler: async (req, reply) => reply.ok(await sites.stats(req.session!, req.body)),
   });
 
@@ -317,8 +315,7 @@ export async function siteRoutes(app: FastifyInstance, opts: { sites: SiteServic
       summary: 'The same statistics as an XLSX or CSV file; the answer is the file itself, errors are envelopes',
       body: siteStatsExportRequest,
     },
-    config,
-    preHandler,
+    config: { ...config, access: { permission: Permission.siteView, scope: 'site' } },
     handler: async (req, reply) => {
       const { format, ...query } = req.body;
       const stats = await sites.stats(req.session!, query);
@@ -341,8 +338,7 @@ export async function siteRoutes(app: FastifyInstance, opts: { sites: SiteServic
       body: siteTokenRequest,
       response: { 200: envelope(siteCurrentAlarmsResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { permission: Permission.siteView, scope: 'site' } },
     handler: async (req, reply) => reply.ok(await sites.currentAlarms(req.session!, req.body.token, req.lang)),
   });
 
@@ -355,8 +351,7 @@ export async function siteRoutes(app: FastifyInstance, opts: { sites: SiteServic
       body: siteAlarmHistoryRequest,
       response: { 200: envelope(siteAlarmHistoryResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { permission: Permission.siteView, scope: 'site' } },
     handler: async (req, reply) => reply.ok(await sites.alarmHistory(req.session!, req.body, req.lang)),
   });
 }

@@ -18,7 +18,6 @@ export async function trackRoutes(app: FastifyInstance, opts: { tracks: TrackSer
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { tracks } = opts;
   const tags = ['gensets'];
-  const preHandler = app.requireUser;
   const caller = (req: FastifyRequest): TrackCaller => ({ ctx: req.session!, ip: clientInfo(req).ip });
   const config = { fieldLabels: { fence: 'fence', radiusM: 'fenceRadiusM', start: 'trackStart', end: 'trackEnd' } };
 
@@ -31,8 +30,7 @@ export async function trackRoutes(app: FastifyInstance, opts: { tracks: TrackSer
       body: fenceRequest,
       response: { 200: envelope(fenceResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await tracks.fence(req.session!, req.body.token)),
   });
 
@@ -45,8 +43,7 @@ export async function trackRoutes(app: FastifyInstance, opts: { tracks: TrackSer
       body: updateFenceRequest,
       response: { 200: envelope(z.object({ fence: fenceShape.nullable() })) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) =>
       reply.ok(await tracks.updateFence(caller(req), req.body.token, req.body.fence), 'tracks.fenceSaved'),
   });
@@ -60,8 +57,7 @@ export async function trackRoutes(app: FastifyInstance, opts: { tracks: TrackSer
       body: trackRequest,
       response: { 200: envelope(trackResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) =>
       reply.ok(await tracks.track(req.session!, req.body.token, req.body.start, req.body.end, req.body.zoom)),
   });

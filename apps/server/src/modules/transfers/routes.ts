@@ -18,7 +18,6 @@ export async function transferRoutes(app: FastifyInstance, opts: { transfers: Tr
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { transfers } = opts;
   const tags = ['transfers'];
-  const preHandler = app.requireUser;
   const caller = (req: FastifyRequest): TransferCaller => ({ ctx: req.session!, ip: clientInfo(req).ip });
   // `account` is the receiving account, `id` a handover record
   const config = {
@@ -42,8 +41,7 @@ export async function transferRoutes(app: FastifyInstance, opts: { transfers: Tr
       body: transferDeviceRequest,
       response: { 200: envelope(transferDeviceResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await transfers.request(caller(req), req.body), 'transfers.requested'),
   });
 
@@ -57,8 +55,7 @@ export async function transferRoutes(app: FastifyInstance, opts: { transfers: Tr
       body: transferListRequest,
       response: { 200: envelope(transferListResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { signedIn: true, scope: 'own' } },
     handler: async (req, reply) => reply.ok(await transfers.list(caller(req), req.body)),
   });
 
@@ -71,8 +68,7 @@ export async function transferRoutes(app: FastifyInstance, opts: { transfers: Tr
       body: transferActionRequest,
       response: { 200: envelope(transferActionResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await transfers.accept(caller(req), req.body.id), 'transfers.accepted'),
   });
 
@@ -83,8 +79,7 @@ export async function transferRoutes(app: FastifyInstance, opts: { transfers: Tr
       body: transferActionRequest,
       response: { 200: envelope(transferActionResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await transfers.reject(caller(req), req.body.id), 'transfers.rejected'),
   });
 
@@ -95,8 +90,7 @@ export async function transferRoutes(app: FastifyInstance, opts: { transfers: Tr
       body: transferActionRequest,
       response: { 200: envelope(transferActionResponse) },
     },
-    config,
-    preHandler,
+    config: { ...config, access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await transfers.revoke(caller(req), req.body.id), 'transfers.revoked'),
   });
 }

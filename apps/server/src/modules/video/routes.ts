@@ -27,7 +27,6 @@ export async function videoRoutes(app: FastifyInstance, opts: { video: VideoServ
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { video, streams } = opts;
   const tags = ['video'];
-  const preHandler = app.requireUser;
   const caller = (req: FastifyRequest): VideoCaller => ({ ctx: req.session!, ip: clientInfo(req).ip });
   // the form calls a camera's fields by these names
   const fieldLabels = { name: 'cameraName', url: 'cameraUrl', username: 'cameraUsername', password: 'cameraPassword' };
@@ -41,7 +40,7 @@ export async function videoRoutes(app: FastifyInstance, opts: { video: VideoServ
       body: tokenRequest,
       response: { 200: envelope(cameraListResponse) },
     },
-    preHandler,
+    config: { access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await video.list(caller(req), req.body.token)),
   });
 
@@ -54,8 +53,7 @@ export async function videoRoutes(app: FastifyInstance, opts: { video: VideoServ
       body: cameraAddRequest,
       response: { 200: envelope(cameraAddResponse) },
     },
-    config: { fieldLabels },
-    preHandler,
+    config: { fieldLabels, access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await video.add(caller(req), req.body), 'success.operation'),
   });
 
@@ -68,8 +66,7 @@ export async function videoRoutes(app: FastifyInstance, opts: { video: VideoServ
       body: cameraUpdateRequest,
       response: { 200: emptyEnvelope },
     },
-    config: { fieldLabels },
-    preHandler,
+    config: { fieldLabels, access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await video.update(caller(req), req.body), 'success.operation'),
   });
 
@@ -80,7 +77,7 @@ export async function videoRoutes(app: FastifyInstance, opts: { video: VideoServ
       body: cameraDeleteRequest,
       response: { 200: emptyEnvelope },
     },
-    preHandler,
+    config: { access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) =>
       reply.ok(await video.remove(caller(req), req.body.token, req.body.id), 'success.operation'),
   });
@@ -95,7 +92,7 @@ export async function videoRoutes(app: FastifyInstance, opts: { video: VideoServ
       body: videoWatchRequest,
       response: { 200: envelope(videoWatchResponse) },
     },
-    preHandler,
+    config: { access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await video.watch(caller(req), req.body.token, req.body.id)),
   });
 
@@ -108,7 +105,7 @@ export async function videoRoutes(app: FastifyInstance, opts: { video: VideoServ
       body: videoLeaseRequest,
       response: { 200: envelope(videoRenewResponse) },
     },
-    preHandler,
+    config: { access: { signedIn: true, scope: 'own' } },
     handler: async (req, reply) => reply.ok(await video.renew(caller(req), req.body.lease)),
   });
 
@@ -119,7 +116,7 @@ export async function videoRoutes(app: FastifyInstance, opts: { video: VideoServ
       body: videoLeaseRequest,
       response: { 200: emptyEnvelope },
     },
-    preHandler,
+    config: { access: { signedIn: true, scope: 'own' } },
     handler: async (req, reply) => reply.ok(await video.leave(caller(req), req.body.lease)),
   });
 
@@ -131,7 +128,7 @@ export async function videoRoutes(app: FastifyInstance, opts: { video: VideoServ
         'The HLS playlist (index.m3u8) and its segments while the lease lives: 404 for an unknown or ended ' +
         'lease, 410 when the camera was lost. Plain HTTP statuses, not envelopes, as players expect.',
     },
-    config: { unsigned: true },
+    config: { unsigned: true, access: { public: true } },
     handler: async (req, reply) => {
       const { lease, file } = req.params as { lease: string; file: string };
       const answer = streams && LEASE.test(lease) ? await streams.file(lease, file) : ({ status: 404 } as const);
@@ -144,7 +141,7 @@ export async function videoRoutes(app: FastifyInstance, opts: { video: VideoServ
   // A closing page cannot sign a call: it gives its lease back by beacon, the lease in the address.
   r.post('/video/live/:lease/leave', {
     schema: { tags, summary: 'Give a lease back from a closing page (no signature: the lease is the key)' },
-    config: { unsigned: true },
+    config: { unsigned: true, access: { public: true } },
     handler: async (req, reply) => {
       const { lease } = req.params as { lease: string };
       if (streams && LEASE.test(lease)) streams.release(lease);

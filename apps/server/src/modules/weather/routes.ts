@@ -1,7 +1,7 @@
 // HTTP of the weather at a set's place (spec 7: GET /getWeather with a query).
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { weatherRequest, weatherResponse } from '@genset/protocol';
+import { weatherRequest, weatherResponse, Permission } from '@genset/protocol';
 import { envelope } from '../../lib/envelope.ts';
 import type { WeatherService } from './service.ts';
 
@@ -15,7 +15,7 @@ export async function weatherRoutes(app: FastifyInstance, opts: { weather: Weath
       querystring: weatherRequest,
       response: { 200: envelope(weatherResponse) },
     },
-    preHandler: app.requireUser,
+    config: { access: { permission: Permission.gensetReport, scope: 'set' } },
     handler: async (req, reply) =>
       reply.ok(await opts.weather.get(req.session!, req.query.token, req.query.refresh === '1')),
   });
