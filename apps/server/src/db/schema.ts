@@ -226,6 +226,8 @@ export interface GensetTable {
   search_text: ColumnType<string, string | undefined, string>;
   /** The firmware its controller says it runs (migration 020). */
   controller_firmware: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The department it belongs to; null: its owner's (migration 025). */
+  department_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface SubscriptionTable {
@@ -698,6 +700,8 @@ export interface SiteTable {
   created_at: number;
   updated_at: number;
   deleted_at: number | null;
+  /** The department it belongs to; null: its owner's (migration 025). */
+  department_id: number | null;
 }
 
 /** A set of a station and its role; the PCS's energy counters as last counted (migration 021). */

@@ -14,6 +14,7 @@ import { createIngest, type Ingest } from '../modules/devices/ingest/index.ts';
 import { createPlanner, type Planner } from '../modules/devices/plans.ts';
 import { createCommandDispatcher, type CommandDispatcher } from '../modules/devices/commands.ts';
 import { createFleet, type Fleet } from '../modules/devices/fleet.ts';
+import { createDataScope } from '../modules/account/scope.ts';
 import { createDeviceService, type DeviceService } from '../modules/devices/service.ts';
 import { realtimeRoutes, type StationWatch } from '../modules/devices/realtime.ts';
 import { deviceRoutes } from '../modules/devices/routes.ts';
@@ -87,7 +88,11 @@ export default fp(
     // What ingestion receives and acks is followed from outside it, for the metrics (queue, ack lag).
     const acks = watchAcks(cluster ? routeThroughCluster(transport, cluster) : transport);
     const ingestTransport: DeviceTransport = acks.transport;
-    const fleet = createFleet(db);
+    // What roles reach, one answer for every module; changes made on another instance are heard on the bus.
+    const scope = createDataScope({ db });
+    scope.connect(bus);
+    app.addHook('onClose', async () => scope.close());
+    const fleet = createFleet(db, scope);
     const planner = createPlanner({
       db,
       transport,

@@ -18,9 +18,10 @@ export default fp(
       kind,
       devices: devices.service,
       protocols: devices.protocols,
+      scope: devices.fleet.scope,
     });
     const exportRuntimeData = createRuntimeExport({ devices: devices.service, protocols: devices.protocols, history });
-    const dashboard = createDashboardService({ db, kind, protocols: devices.protocols });
+    const dashboard = createDashboardService({ db, kind, protocols: devices.protocols, scope: devices.fleet.scope });
     await app.register(historyRoutes, { prefix: API_BASE, history, exportRuntimeData });
     await app.register(dashboardRoutes, { prefix: API_BASE, dashboard });
   },

@@ -66,10 +66,11 @@ export default fp(
       email: emailTransport(config, opts.sender),
       bus,
       checkWebhookUrl: check,
+      scope: app.devices.fleet.scope,
       ...(opts.tickMs ? { tickMs: opts.tickMs } : {}),
     });
     const startedAt = Date.now();
-    const offline = createOfflineWatch({ db, holder: engine.holder, startedAt });
+    const offline = createOfflineWatch({ db, holder: engine.holder, startedAt, scope: app.devices.fleet.scope });
     const handle: NotificationsHandle = {
       engine,
       async notify(event) {

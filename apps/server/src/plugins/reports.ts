@@ -25,7 +25,13 @@ export default fp(
       cacheMs: config.weatherCacheMs,
     });
     // The same reading of the stored history as the history pages, so that a report says what they say.
-    const history = createHistoryService({ db, kind, devices: devices.service, protocols: devices.protocols });
+    const history = createHistoryService({
+      db,
+      kind,
+      devices: devices.service,
+      protocols: devices.protocols,
+      scope: devices.fleet.scope,
+    });
     const reports = createReportService({
       db,
       devices: devices.service,

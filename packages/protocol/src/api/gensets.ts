@@ -297,6 +297,11 @@ export const gensetInfoResponse = gensetFieldsOutput.extend({
   createdAt: z.number(),
   /** The latest operations on the set, newest first (manage rights only; empty otherwise). */
   operations: z.array(gensetOperation).optional(),
+  /** The set's own department (null: its owner's counts), the name of the one it belongs to now, and whether
+   * that is its own (false: its owner's, or none). */
+  departmentId: z.number().int().nullable().optional(),
+  departmentName: z.string().nullable().optional(),
+  ownDepartment: z.boolean().optional(),
 });
 export type GensetInfo = z.infer<typeof gensetInfoResponse>;
 
@@ -467,3 +472,35 @@ export const gensetExportRequest = z.strictObject({
   ...listFilters,
 });
 export type GensetExportRequest = z.input<typeof gensetExportRequest>;
+
+// ---- departments -------------------------------------------------------------------------------------
+
+/** A department of the company, for the department field of the set and station forms (tree order). */
+export const departmentOption = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  parentId: z.number().int().nullable(),
+  /** 0 for a department at the top, 1 below it, and so on. */
+  depth: z.number().int(),
+});
+export type DepartmentOption = z.infer<typeof departmentOption>;
+export const departmentOptionsResponse = z.object({ list: z.array(departmentOption) });
+export type DepartmentOptionsResponse = z.infer<typeof departmentOptionsResponse>;
+
+/** A department of the caller's company, or null: none of its own (its owner's counts). */
+export const departmentField = () =>
+  z
+    .number({ error: V.invalid })
+    .int({ error: V.invalid })
+    .min(1, { error: V.invalid })
+    .max(MAX_ROW_ID, { error: V.invalid })
+    .nullable();
+
+/** Moves up to 20 sets to a department (null: back to their owners'). */
+export const gensetSetDepartmentRequest = z.strictObject({
+  tokens: selectedTokens(),
+  departmentId: departmentField(),
+});
+export type GensetSetDepartmentRequest = z.input<typeof gensetSetDepartmentRequest>;
+export const setDepartmentResponse = z.object({ moved: z.number().int() });
+export type SetDepartmentResponse = z.infer<typeof setDepartmentResponse>;

@@ -8,7 +8,7 @@ import { V } from './checks.ts';
 import { DEFAULT_PAGE_SIZE, MAX_ROW_ID, PAGE_SIZES } from './codes.ts';
 import { setToken } from './devices.ts';
 import { alarmEntry, ALARM_LEVELS, ALARM_STATES } from './history.ts';
-import { modemKeyField } from './gensets.ts';
+import { departmentField, modemKeyField, selectedTokens } from './gensets.ts';
 import { EMS_POWER_MAX_KW, priceTemplateBody, tariffRangesProblem } from '../ems/tariff.ts';
 import { EMS_SAFE_REASONS, EMS_STRATEGIES } from '../ems/tactic.ts';
 
@@ -254,6 +254,9 @@ export const siteInfoResponse = z.object({
     buildDate: z.string().nullable(),
     modemId: z.string().nullable(),
     templateId: z.number().int().nullable(),
+    /** The station's own department (null: its owner's counts), and the department it belongs to now. */
+    departmentId: z.number().int().nullable().optional(),
+    departmentName: z.string().nullable().optional(),
     devices: z.array(z.object({ token: z.string(), role: z.enum(SITE_DEVICE_ROLES) })),
   }),
   overview: siteOverview,
@@ -686,3 +689,10 @@ export const sitePushData = siteOverview.extend({
 });
 export type SitePushData = z.infer<typeof sitePushData>;
 export type SitePush = { method: 'site'; data: SitePushData };
+
+/** Moves up to 20 stations to a department of the company (null: back to their owners'). */
+export const siteSetDepartmentRequest = z.strictObject({
+  tokens: selectedTokens(),
+  departmentId: departmentField(),
+});
+export type SiteSetDepartmentRequest = z.input<typeof siteSetDepartmentRequest>;

@@ -28,6 +28,7 @@ import { sites } from './021-sites.ts';
 import { siteTotals } from './022-site-totals.ts';
 import { administration } from './023-administration.ts';
 import { rolesInvitations } from './024-roles-invitations.ts';
+import { dataScope } from './025-data-scope.ts';
 
 export function migrations(kind: DbKind): Record<string, Migration> {
   return {
@@ -56,5 +57,6 @@ export function migrations(kind: DbKind): Record<string, Migration> {
     '022-site-totals': siteTotals(),
     '023-administration': administration(),
     '024-roles-invitations': rolesInvitations(kind),
+    '025-data-scope': dataScope(),
   };
 }

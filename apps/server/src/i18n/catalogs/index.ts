@@ -16,6 +16,7 @@ import ota from './ota.ts';
 import iotcard from './iotcard.ts';
 import tracks from './tracks.ts';
 import sites from './sites.ts';
+import scope from './scope.ts';
 
 export type DomainCatalog = Record<Language, Record<string, string>>;
 
@@ -36,4 +37,5 @@ export const domains: DomainCatalog[] = [
   tracks,
   ota,
   sites,
+  scope,
 ];

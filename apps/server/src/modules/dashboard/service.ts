@@ -18,6 +18,7 @@ import type { ProtocolStore } from '../devices/protocols.ts';
 import { alarmEntry, column } from '../history/service.ts';
 import { historySql } from '../history/sql.ts';
 import { visibleSets } from '../history/visibility.ts';
+import type { DataScopeService } from '../account/scope.ts';
 import { createGroupRepository } from '../groups/repository.ts';
 
 const DAY = 86_400_000;
@@ -29,6 +30,8 @@ export interface DashboardOptions {
   db: Db;
   kind: DbKind;
   protocols: ProtocolStore;
+  /** What roles reach: the sets a user's home page and monitor grid count. */
+  scope: DataScopeService;
 }
 
 /** A usable coordinate: numbers in range, and not the 0/0 a receiver without a fix reports. */
@@ -48,7 +51,8 @@ export function createDashboardService(opts: DashboardOptions) {
 
   /** The user's sets, without a storage station's devices (shown with their station, not as gensets). */
   async function visible(ctx: SessionContext) {
-    return visibleSets(db, ctx.user, ctx.grant).where((eb) =>
+    const reach = await opts.scope.reach(ctx.user, ctx.grant);
+    return visibleSets(db, reach).where((eb) =>
       eb.not(eb.exists(eb.selectFrom('site_device as sd').select('sd.id').whereRef('sd.genset_id', '=', 'g.id'))),
     );
   }

@@ -65,6 +65,19 @@ export interface SiteBusMessage {
   token: string;
 }
 
+/** What a company's roles reach changed (departments, people's departments, chosen sets): resolve it again. */
+export interface ScopeChangedMessage {
+  origin: string;
+  /** The company; null: every company. */
+  companyId: number | null;
+}
+
+/** A person's account or companies changed: every instance reads them again; `signOut`: their sessions ended. */
+export interface UserBusMessage {
+  userId: number;
+  signOut: boolean;
+}
+
 export interface BusEvents {
   monitor: MonitorMessage;
   alarm: AlarmMessage;
@@ -74,6 +87,8 @@ export interface BusEvents {
   notice: NoticeMessage;
   ota: OtaBusMessage;
   site: SiteBusMessage;
+  user: UserBusMessage;
+  scope: ScopeChangedMessage;
 }
 
 export interface RealtimeBus {

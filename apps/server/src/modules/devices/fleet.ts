@@ -7,6 +7,7 @@ import type { Db } from '../../db/database.ts';
 import type { GensetTable } from '../../db/schema.ts';
 import type { UserRow } from '../auth/repository.ts';
 import type { Grant } from '../account/service.ts';
+import { byDepartment, covers, createDataScope, type DataScopeService, type Reach } from '../account/scope.ts';
 import { hashModemSecret } from './embedded-broker.ts';
 import { brokerHash } from './broker-credentials.ts';
 import { gensetSearchText } from '../../db/migrations/004-gensets.ts';
@@ -44,47 +45,56 @@ export function roleRights(grant: Grant): Rights | null {
 
 /** The facts about a set that decide a user's rights on it (a list query can select them in one go). */
 export interface RightsFacts {
+  id: number;
   companyId: number;
   ownerUserId: number | null;
-  /** The owner's department; needed only for a department data scope. */
-  ownerDepartmentId: number | null;
+  /** The department the set belongs to (its own, else its owner's); needed only for a department scope. */
+  departmentId: number | null;
   /** The user's own subscription rights on the set, if any. */
   subscription: Rights | null;
 }
 
 /**
  * A user's rights on a set: the best of owning it (manage), a subscription, and the role's rights when the
- * set is of the user's company and within the role's data scope. '*:*' manages everything. Null: not theirs
- * to see.
+ * role's data scope reaches the set (account/scope.ts). '*:*' manages everything. Null: not theirs to see.
  */
-export function rightsFrom(user: UserRow, grant: Grant, set: RightsFacts): Rights | null {
+export function rightsFrom(reach: Reach, set: RightsFacts): Rights | null {
+  const { user, grant } = reach;
   if (grant.permissions.includes(ALL_PERMISSIONS)) return 'manage';
   const own: Rights | null = set.ownerUserId === user.id ? 'manage' : null;
-  const scopeCovers =
-    grant.dataScope === 'all' ||
-    grant.dataScope === 'company' ||
-    (grant.dataScope === 'department' && user.department_id !== null && set.ownerDepartmentId === user.department_id);
-  const company = set.companyId === user.company_id && scopeCovers ? roleRights(grant) : null;
+  const company = covers(reach.role, 'set', set) ? roleRights(grant) : null;
   return best(own, set.subscription, company);
 }
 
-export function createFleet(db: Db) {
+/**
+ * Sets and modules of the fleet. `scope` decides what roles reach (one per server, shared by every module; a
+ * fleet made without one resolves reaches on its own, trusting them for at most a minute).
+ */
+export function createFleet(db: Db, scope: DataScopeService = createDataScope({ db })) {
   return {
+    /** What roles reach: the one answer every module asks. */
+    scope,
+
     /** The user's rights on a set, or null when the set is not theirs to see. */
     async rightsOn(user: UserRow, grant: Grant, set: GensetRow): Promise<Rights | null> {
       if (grant.permissions.includes(ALL_PERMISSIONS)) return 'manage';
+      const reach = await scope.reach(user, grant);
       const sub = await db
         .selectFrom('subscription')
         .select('rights')
         .where('genset_id', '=', set.id)
         .where('user_id', '=', user.id)
         .executeTakeFirst();
-      const needsDepartment =
-        grant.dataScope === 'department' && set.company_id === user.company_id && set.owner_user_id !== user.id;
-      return rightsFrom(user, grant, {
+      const needsOwnerDepartment =
+        byDepartment(reach.role) &&
+        set.department_id === null &&
+        set.company_id === user.company_id &&
+        set.owner_user_id !== user.id;
+      return rightsFrom(reach, {
+        id: set.id,
         companyId: set.company_id,
         ownerUserId: set.owner_user_id,
-        ownerDepartmentId: needsDepartment ? await ownerDepartment(set) : null,
+        departmentId: set.department_id ?? (needsOwnerDepartment ? await ownerDepartment(set) : null),
         subscription: (sub?.rights as Rights | undefined) ?? null,
       });
     },
@@ -133,6 +143,8 @@ export function createFleet(db: Db) {
       timeZone?: string;
       number?: string | null;
       details?: Record<string, unknown>;
+      /** The department it belongs to (null: its owner's). */
+      departmentId?: number | null;
     }) {
       const token = randomBytes(12).toString('base64url');
       const row = await db
@@ -154,6 +166,7 @@ export function createFleet(db: Db) {
           deleted_at: null,
           number: input.number ?? null,
           search_text: gensetSearchText(input.name, input.number),
+          department_id: input.departmentId ?? null,
         })
         .returning(['id', 'subscription_code', 'control_code'])
         .executeTakeFirstOrThrow();

@@ -159,16 +159,17 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
     stationSetChanged(m.gensetId);
   });
   const unsubscribeSite = opts.bus.subscribe('site', (m) => schedulePush(m.siteId));
-  // Sets changed (an owner, a company, a subscription: a hand-over accepted, say): every page's rights on what it
-  // watches are checked again at once, here and on every instance, rather than at its next heartbeat, so a set
-  // handed over stops reaching the sender's open pages within a second.
+  // Sets changed (an owner, a company, a subscription, a department: a hand-over accepted, a set moved to another
+  // department, say, or what data scopes reach): every page's rights on what it watches (sets and stations) are
+  // checked again at once, here and on every instance, rather than at its next heartbeat, so a set handed over
+  // or moved out of reach stops reaching those pages within a second.
   let recheckTimer: NodeJS.Timeout | undefined;
   const unsubscribeSets = opts.bus.subscribe('sets', () => {
     if (recheckTimer) return;
     recheckTimer = setTimeout(() => {
       recheckTimer = undefined;
       for (const w of everyone) {
-        if (!w.session || (w.gensetId === null && w.many.size === 0)) continue;
+        if (!w.session || (w.gensetId === null && w.many.size === 0 && !w.station)) continue;
         w.queue = w.queue
           .then(() => recheck(w))
           .catch((err: unknown) => app.log.warn({ err }, 'realtime rights check failed'));
@@ -191,7 +192,19 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
       send(w, { method: 'ota', job: { ...m.job, reason } });
     }
   });
+  // A person signed out by an administrator (disabled, removed, given a temporary password): their open
+  // connections close at once, on every instance.
+  const unsubscribeUser = opts.bus.subscribe('user', (m) => {
+    if (!m.signOut) return;
+    for (const w of everyone) {
+      if (w.userId !== m.userId) continue;
+      const msg = translate(w.lang, 'errors.notSignedIn');
+      send(w, { method: 'error', code: ResultCode.notSignedIn, msg });
+      w.socket.close(4001, msg.slice(0, 100));
+    }
+  });
   app.addHook('onClose', async () => {
+    unsubscribeUser();
     clearTimeout(recheckTimer);
     unsubscribeSets();
     unsubscribeSite();
@@ -298,6 +311,11 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
       return set ? (await opts.fleet.rightsOn(session.user, grant, set)) !== null : false;
     };
     const notFound = translate(w.lang, 'errors.notFound');
+    const station = w.station;
+    if (station && !(await opts.stations?.()?.resolve(session.user, grant, station.token))) {
+      send(w, { method: 'error', code: ResultCode.notFound, token: station.token, msg: notFound });
+      await stopWatching(w);
+    }
     if (w.gensetId !== null && !(await mayStillSee(w.token))) {
       send(w, { method: 'error', code: ResultCode.notFound, token: w.token, msg: notFound });
       await stopWatching(w);

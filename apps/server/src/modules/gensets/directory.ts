@@ -9,7 +9,8 @@
 //   there, on every instance), and so does the module's connection (`modem` messages);
 // - a set added, edited or deleted through any instance marks the directory stale (the instance that made the
 //   change announces it on the bus), and the next list waits for a reload;
-// - an owner's new nickname marks it stale too (the auth service tells);
+// - an owner's new nickname marks it stale too (the auth service tells), and so does a set moved to another
+//   department, or a change of what data scopes reach (account/scope.ts announces `sets` with it);
 // - everything is also reloaded in the background when older than `maxAgeMs` (5 minutes), which bounds how
 //   late anything else appears (a change made to the database by hand). A reload of 10,000 sets costs about
 //   70 ms of CPU in slices of a few milliseconds; every slice delays the requests waiting behind it.
@@ -39,7 +40,8 @@ export interface DirectoryEntry {
   number: string | null;
   companyId: number;
   ownerUserId: number | null;
-  ownerDepartmentId: number | null;
+  /** The department the set belongs to: its own, else its owner's (what department data scopes go by). */
+  departmentId: number | null;
   ownerName: string | null;
   /** Lower-cased name and number. */
   search: string;
@@ -210,7 +212,8 @@ export function createSetDirectory(opts: { db: Db; bus: RealtimeBus; log: Fastif
             'g.number',
             'g.company_id',
             'g.owner_user_id',
-            'o.department_id',
+            'g.department_id',
+            'o.department_id as owner_department_id',
             'o.nickname',
             'g.search_text',
             'g.created_at',
@@ -245,7 +248,7 @@ export function createSetDirectory(opts: { db: Db; bus: RealtimeBus; log: Fastif
             number: r.number ?? null,
             companyId: r.company_id,
             ownerUserId: r.owner_user_id,
-            ownerDepartmentId: r.department_id ?? null,
+            departmentId: r.department_id ?? r.owner_department_id ?? null,
             ownerName: r.nickname ?? null,
             search: r.search_text,
             createdAt: r.created_at,

@@ -6,6 +6,7 @@ import { GENSET_STATUS_FILTERS, type GensetListItem, type GensetSort, type Gense
 import type { Db } from '../../db/database.ts';
 import type { UserRow } from '../auth/repository.ts';
 import type { Grant } from '../account/service.ts';
+import { covers, type DataScopeService, type Reach } from '../account/scope.ts';
 import { rightsFrom, type Rights } from '../devices/fleet.ts';
 import { keepRecent } from '../../lib/memo.ts';
 import type { DirectoryEntry, SetDirectory, Snapshot } from './directory.ts';
@@ -51,7 +52,7 @@ interface Subscriptions {
 interface Candidates {
   /** The directory they were taken from: a reload makes them stale. */
   snapshot: Snapshot;
-  /** What else they depend on: the subscriptions (mine), or the company, data scope and department. */
+  /** What else they depend on: the subscriptions (mine), or the company and what the role reaches. */
   basis: unknown;
   /** In the natural order of names. */
   byName: DirectoryEntry[];
@@ -64,7 +65,7 @@ const SEARCHES_KEPT = 4;
 
 const byNameRank = (a: DirectoryEntry, b: DirectoryEntry) => a.nameRank - b.nameRank;
 
-export function createListQueries(db: Db, directory: SetDirectory) {
+export function createListQueries(db: Db, directory: SetDirectory, scopes: DataScopeService) {
   /**
    * Per user: the sets subscribed to, with the rights. Read again when the user's subscriptions version moves
    * (triggers move it with every subscription made, removed, moved or given other rights, on any server
@@ -93,12 +94,15 @@ export function createListQueries(db: Db, directory: SetDirectory) {
     return fresh;
   }
 
-  /** The sets of the scope, in the natural order of names. */
-  function inScope(scope: ListScope, dir: Snapshot, subs: Subscriptions): Candidates {
+  /**
+   * The sets of the scope, in the natural order of names: mine (owned or subscribed), or those of the company
+   * the role reaches and the user's own there. Each set is decided in O(1) against the reach's precomputed ids.
+   */
+  function inScope(scope: ListScope, reach: Reach, dir: Snapshot, subs: Subscriptions): Candidates {
     const user = scope.user;
     const key = `${scope.kind}:${user.id}`;
-    const basis =
-      scope.kind === 'mine' ? subs : `${scope.companyId}|${scope.grant.dataScope}|${user.department_id ?? ''}`;
+    // the role's reach is kept (the same object) until what it depends on changes
+    const basis = scope.kind === 'mine' ? subs : reach.role;
     const hit = candidates.get(key);
     if (hit && hit.snapshot === dir && hit.basis === basis) {
       keepRecent(candidates, key, hit, CACHED_USERS);
@@ -120,17 +124,11 @@ export function createListQueries(db: Db, directory: SetDirectory) {
     } else {
       // the company's list is kept in name order by the directory
       const all = dir.byCompany.get(scope.companyId) ?? [];
-      const dataScope = scope.grant.dataScope;
+      const role = reach.role;
       list =
-        dataScope === 'department'
-          ? all.filter(
-              (e) =>
-                e.ownerUserId === user.id ||
-                (user.department_id !== null && e.ownerDepartmentId === user.department_id),
-            )
-          : dataScope === 'self'
-            ? all.filter((e) => e.ownerUserId === user.id)
-            : all;
+        role.everything || (role.mode === 'company' && role.companyId === scope.companyId)
+          ? all
+          : all.filter((e) => e.ownerUserId === user.id || covers(role, 'set', e));
     }
     const fresh: Candidates = { snapshot: dir, basis, byName: list, searches: new Map() };
     keepRecent(candidates, key, fresh, CACHED_USERS);
@@ -151,13 +149,14 @@ export function createListQueries(db: Db, directory: SetDirectory) {
   }
 
   /** A set as a list row, with the caller's rights on it. */
-  function rowOf(scope: ListScope, subs: Subscriptions, e: DirectoryEntry): GensetListItem {
+  function rowOf(scope: ListScope, reach: Reach, subs: Subscriptions, e: DirectoryEntry): GensetListItem {
     const user = scope.user;
     const rights =
-      rightsFrom(user, scope.grant, {
+      rightsFrom(reach, {
+        id: e.id,
         companyId: e.companyId,
         ownerUserId: e.ownerUserId,
-        ownerDepartmentId: e.ownerDepartmentId,
+        departmentId: e.departmentId,
         subscription: subs.rights.get(e.id) ?? null,
       }) ?? 'view';
     return {
@@ -185,7 +184,8 @@ export function createListQueries(db: Db, directory: SetDirectory) {
   async function page(scope: ListScope, query: ListQuery, offset: number, limit: number) {
     const dir = await directory.current();
     const subs = await subscriptionsOf(scope.user);
-    const sets = inScope(scope, dir, subs);
+    const reach = await scopes.reach(scope.user, scope.grant);
+    const sets = inScope(scope, reach, dir, subs);
     let list = sets.byName;
     if (query.search) {
       // names and numbers change only with a reload, which makes new candidates: a search stays true
@@ -207,7 +207,7 @@ export function createListQueries(db: Db, directory: SetDirectory) {
       // a stable sort of a list in name order: ties stay by name
       chosen = chosen.toSorted((a, b) => sign * (key(a) - key(b)));
     }
-    const rows = chosen.slice(offset, offset + limit).map((e) => rowOf(scope, subs, e));
+    const rows = chosen.slice(offset, offset + limit).map((e) => rowOf(scope, reach, subs, e));
     return { counts, total: chosen.length, rows };
   }
 

@@ -11,6 +11,7 @@ import {
   type GensetListItem,
   type GensetOperation,
   type GensetListResponse,
+  type DepartmentOptionsResponse,
   type Language,
 } from '@genset/protocol';
 import type { FastifyBaseLogger } from 'fastify';
@@ -29,6 +30,7 @@ import { detailsOf, detailsText, parseDetails } from './fields.ts';
 import type { SetDirectory } from './directory.ts';
 import { createListQueries, type ListQuery, type ListScope } from './list.ts';
 import { writeOperationLog } from '../../lib/operation-log.ts';
+import { departmentOfRow, departmentOptions } from '../account/scope.ts';
 
 export interface GensetServiceOptions {
   db: Db;
@@ -57,7 +59,7 @@ const RECENT_OPERATIONS = 10;
 
 export function createGensetService(opts: GensetServiceOptions) {
   const { db, fleet, protocols } = opts;
-  const lists = createListQueries(db, opts.directory);
+  const lists = createListQueries(db, opts.directory, fleet.scope);
 
   async function log(caller: Caller, set: GensetRow, matter: string, feedback: Record<string, unknown>) {
     await writeOperationLog(db, {
@@ -289,6 +291,7 @@ export function createGensetService(opts: GensetServiceOptions) {
       ]);
       const manage = atLeast(rights, 'manage');
       const operations = manage ? await recentOperations(set, caller.lang) : [];
+      const department = await departmentOfRow(db, set);
       return {
         token: set.token,
         name: set.name,
@@ -324,7 +327,64 @@ export function createGensetService(opts: GensetServiceOptions) {
         controllerFirmware: set.controller_firmware ?? null,
         createdAt: set.created_at,
         operations,
+        departmentId: set.department_id,
+        departmentName: department?.name ?? null,
+        ownDepartment: department?.own ?? false,
       };
+    },
+
+    /** The company's departments, in tree order, for the department field of the set and station forms. */
+    async departments(caller: Caller): Promise<DepartmentOptionsResponse> {
+      if (!hasAnyPermission(caller.grant.permissions, [Permission.gensetManage, Permission.siteManage]))
+        throw forbidden();
+      return { list: await departmentOptions(db, caller.companyId) };
+    },
+
+    /**
+     * Moves sets the caller manages to a department of their company (null: back to their owners'). Every
+     * instance's set directory, lists and open pages follow at once: what department scopes reach changes.
+     */
+    async setDepartment(caller: Caller, req: { tokens: string[]; departmentId: number | null }) {
+      requireManagePermission(caller.grant);
+      const department =
+        req.departmentId === null
+          ? null
+          : await db
+              .selectFrom('department')
+              .select(['id', 'name', 'company_id'])
+              .where('id', '=', req.departmentId)
+              .where('company_id', '=', caller.companyId)
+              .executeTakeFirst();
+      if (req.departmentId !== null && !department) throw fieldError('departmentId', 'validation.invalid');
+      const sets: GensetRow[] = [];
+      for (const token of new Set(req.tokens)) sets.push((await opts.devices.resolve(caller.ctx, token, 'manage')).set);
+      // a department holds sets of its own company only
+      if (department && sets.some((s) => s.company_id !== department.company_id))
+        throw fieldError('departmentId', 'validation.invalid');
+      const moved = sets.filter((s) => s.department_id !== (department?.id ?? null));
+      if (moved.length === 0) return { moved: 0 };
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('genset')
+          .set({ department_id: department?.id ?? null })
+          .where(
+            'id',
+            'in',
+            moved.map((s) => s.id),
+          )
+          .execute();
+        for (const set of moved)
+          await writeOperationLog(trx, {
+            ctx: caller.ctx,
+            companyId: set.company_id,
+            ip: caller.ip,
+            matter: department ? 'log.gensetDepartment' : 'log.gensetDepartmentCleared',
+            feedback: department ? { name: set.name, department: department.name } : { name: set.name },
+            target: set.token,
+          });
+      });
+      opts.directory.invalidate();
+      return { moved: moved.length };
     },
 
     /** "My gensets" (kind mine) or the company's sets within the role's data scope (kind company). */

@@ -1,5 +1,5 @@
 // Groups and their members in the database: plain typed queries. Members come with what decides a user's
-// rights on each set (owner, owner's department, the user's subscription), so rights need no query per set.
+// rights on each set (owner, its department or its owner's, the user's subscription), so rights need no query per set.
 import { randomBytes } from 'node:crypto';
 import type { GroupKind } from '@genset/protocol';
 import type { Db } from '../../db/database.ts';
@@ -22,7 +22,8 @@ export interface MemberRow {
   name: string;
   company_id: number;
   owner_user_id: number | null;
-  owner_department_id: number | null;
+  /** The department the set belongs to: its own, else its owner's. */
+  department_id: number | null;
   subscription: string | null;
   protocol_key: string;
   modem_id: number | null;
@@ -93,7 +94,7 @@ export function createGroupRepository(db: Db) {
           'g.name',
           'g.company_id',
           'g.owner_user_id',
-          'o.department_id as owner_department_id',
+          (eb) => eb.fn.coalesce('g.department_id', 'o.department_id').as('department_id'),
           's.rights as subscription',
           'g.protocol_key',
           'g.modem_id',

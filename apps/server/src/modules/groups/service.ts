@@ -22,6 +22,7 @@ import { atLeast, rightsFrom, type Fleet, type GensetRow, type Rights } from '..
 import type { ProtocolStore } from '../devices/protocols.ts';
 import { parseDetails } from '../gensets/fields.ts';
 import { visibleSets } from '../history/visibility.ts';
+import type { Reach } from '../account/scope.ts';
 import type { GroupRepository, GroupRow, MemberRow } from './repository.ts';
 
 export interface GroupServiceOptions {
@@ -47,11 +48,12 @@ function leastRights(rights: (Rights | null)[]): Rights | null {
 export function createGroupService(opts: GroupServiceOptions) {
   const { db, repository, fleet, devices, protocols } = opts;
 
-  function memberRights(ctx: SessionContext, member: MemberRow): Rights | null {
-    return rightsFrom(ctx.user, ctx.grant, {
+  function memberRights(reach: Reach, member: MemberRow): Rights | null {
+    return rightsFrom(reach, {
+      id: member.genset_id,
       companyId: member.company_id,
       ownerUserId: member.owner_user_id,
-      ownerDepartmentId: member.owner_department_id,
+      departmentId: member.department_id,
       subscription: (member.subscription as Rights | null) ?? null,
     });
   }
@@ -61,19 +63,22 @@ export function createGroupService(opts: GroupServiceOptions) {
     const group = await repository.byToken(token);
     if (!group) throw notFound();
     const members = await repository.members([group.id], ctx.user.id);
-    const rights = members.map((m) => memberRights(ctx, m));
+    const reach = await fleet.scope.reach(ctx.user, ctx.grant);
+    const rights = members.map((m) => memberRights(reach, m));
     const least = members.length ? leastRights(rights) : null;
     // A group whose sets all went away is managed by the company that made it, and seen by nobody else.
-    const ownCompany = ctx.user.company_id === group.company_id && atLeast(rightsOfRole(ctx), 'manage');
+    const ownCompany = ctx.user.company_id === group.company_id && atLeast(rightsOfRole(reach), 'manage');
     if (least === null && !(members.length === 0 && ownCompany)) throw notFound();
     return { group, members, rights, least: least ?? 'manage' };
   }
 
-  function rightsOfRole(ctx: SessionContext): Rights | null {
-    return rightsFrom(ctx.user, ctx.grant, {
-      companyId: ctx.user.company_id,
+  /** The role's rights on a set of the user's company that no department or list names (its whole company's). */
+  function rightsOfRole(reach: Reach): Rights | null {
+    return rightsFrom(reach, {
+      id: 0,
+      companyId: reach.user.company_id,
       ownerUserId: null,
-      ownerDepartmentId: null,
+      departmentId: null,
       subscription: null,
     });
   }
@@ -97,7 +102,8 @@ export function createGroupService(opts: GroupServiceOptions) {
 
   return {
     async nav(ctx: SessionContext, kind: GroupKind | undefined): Promise<GroupNavResponse> {
-      const visible = await visibleSets(db, ctx.user, ctx.grant).select('g.id').execute();
+      const reach = await fleet.scope.reach(ctx.user, ctx.grant);
+      const visible = await visibleSets(db, reach).select('g.id').execute();
       const ids = await repository.idsWithSets(
         visible.map((v) => v.id),
         kind,
@@ -123,7 +129,7 @@ export function createGroupService(opts: GroupServiceOptions) {
       const list: GroupNavResponse['list'] = [];
       for (const group of groups) {
         const own = members.filter((m) => m.group_id === group.id);
-        const rights = leastRights(own.map((m) => memberRights(ctx, m)));
+        const rights = leastRights(own.map((m) => memberRights(reach, m)));
         if (!rights || own.length === 0) continue;
         list.push({
           token: group.token,

@@ -29,12 +29,15 @@ import type { DeviceService } from '../devices/service.ts';
 import { chartStep, daysOf, firstBucket, resolveRange, sourceOf, type ResolvedRange } from './range.ts';
 import { historySql } from './sql.ts';
 import { visibleSets } from './visibility.ts';
+import type { DataScopeService } from '../account/scope.ts';
 
 export interface HistoryServiceOptions {
   db: Db;
   kind: DbKind;
   devices: Pick<DeviceService, 'resolve'>;
   protocols: ProtocolStore;
+  /** What roles reach (the alarm counts of every set a user sees). */
+  scope: DataScopeService;
 }
 
 interface RangeRequest {
@@ -273,7 +276,8 @@ export function createHistoryService(opts: HistoryServiceOptions) {
       .where('start_ts', '>=', r.start)
       .where('start_ts', '<', r.end);
     if (gensetIds === 'visible') {
-      query = query.where('genset_id', 'in', visibleSets(db, ctx.user, ctx.grant).select('g.id'));
+      const reach = await opts.scope.reach(ctx.user, ctx.grant);
+      query = query.where('genset_id', 'in', visibleSets(db, reach).select('g.id'));
     } else query = query.where('genset_id', 'in', gensetIds);
     // Grouped by the output name: PostgreSQL would not match a repeated expression with its own parameters.
     const rows = await query.groupBy([sql.ref('q'), 'level']).execute();

@@ -1,39 +1,59 @@
 // The sets a user sees, as a query to build on: every set with '*:*'; otherwise the sets they own, the sets
-// they subscribed to, and the sets of their company their role's data scope covers (department: sets whose
-// owner is in the user's department) when the role may view sets. The same rules as fleet.rightsOn, for
-// many sets at once.
+// they subscribed to, and, when the role may view sets, those its data scope reaches (account/scope.ts: the
+// company's, their department's or department tree's — a set's own department, else its owner's — or those
+// chosen on the role). The same rules as fleet.rightsOn, for many sets at once.
 import { ALL_PERMISSIONS, Permission } from '@genset/protocol';
+import type { ExpressionBuilder, Expression, SqlBool } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { UserRow } from '../auth/repository.ts';
-import type { Grant } from '../account/service.ts';
+import type { Database } from '../../db/schema.ts';
+import type { Reach, RoleReach } from '../account/scope.ts';
 
-export function visibleSets(db: Db, user: UserRow, grant: Grant) {
+/** Chosen sets listed in the query itself up to this many; beyond, the role's list is read in the query. */
+const LISTED_IDS = 500;
+
+type SetsBuilder = ExpressionBuilder<Database & { g: Database['genset'] }, 'g'>;
+
+/** The role's reach over the sets `g` of a query (ownership and subscriptions aside); null: none. */
+export function reachedSets(eb: SetsBuilder, role: RoleReach, roleId: number | null): Expression<SqlBool> | null {
+  if (role.everything) return eb.lit(true);
+  const company = eb('g.company_id', '=', role.companyId);
+  switch (role.mode) {
+    case 'company':
+      return company;
+    case 'departments': {
+      if (role.departments.size === 0) return null;
+      const ownerDepartment = eb
+        .selectFrom('users as du')
+        .select('du.department_id')
+        .whereRef('du.id', '=', 'g.owner_user_id');
+      return eb.and([company, eb(eb.fn.coalesce('g.department_id', ownerDepartment), 'in', [...role.departments])]);
+    }
+    case 'chosen': {
+      if (role.sets.size === 0) return null;
+      if (role.sets.size <= LISTED_IDS || roleId === null) return eb.and([company, eb('g.id', 'in', [...role.sets])]);
+      const listed = eb
+        .selectFrom('role_target as rt')
+        .select('rt.target_id')
+        .where('rt.role_id', '=', roleId)
+        .where('rt.kind', '=', 'set');
+      return eb.and([company, eb('g.id', 'in', listed)]);
+    }
+    default:
+      return null;
+  }
+}
+
+export function visibleSets(db: Db, reach: Reach) {
+  const { user, grant } = reach;
   const base = db.selectFrom('genset as g').where('g.deleted_at', 'is', null);
   if (grant.permissions.includes(ALL_PERMISSIONS)) return base;
-  const company =
-    grant.permissions.includes(Permission.gensetView) &&
-    (grant.dataScope === 'all' ||
-      grant.dataScope === 'company' ||
-      (grant.dataScope === 'department' && user.department_id !== null));
-  return base.where((eb) =>
-    eb.or([
+  return base.where((eb) => {
+    const byRole = grant.permissions.includes(Permission.gensetView) ? reachedSets(eb, reach.role, grant.roleId) : null;
+    return eb.or([
       eb('g.owner_user_id', '=', user.id),
       eb('g.id', 'in', eb.selectFrom('subscription as s').select('s.genset_id').where('s.user_id', '=', user.id)),
-      ...(company
-        ? [
-            grant.dataScope === 'department'
-              ? eb.and([
-                  eb('g.company_id', '=', user.company_id),
-                  eb(
-                    'g.owner_user_id',
-                    'in',
-                    eb.selectFrom('users as u').select('u.id').where('u.department_id', '=', user.department_id),
-                  ),
-                ])
-              : eb('g.company_id', '=', user.company_id),
-          ]
-        : []),
-    ]),
-  );
+      ...(byRole ? [byRole] : []),
+    ]);
+  });
 }
 export type VisibleSets = ReturnType<typeof visibleSets>;

@@ -492,7 +492,7 @@ export function createMaintenanceService(opts: MaintenanceServiceOptions) {
 
     /** Pending tasks of enabled items over the sets the user sees, worst first. */
     async fleetTasks(ctx: SessionContext, filter: 'due' | 'overdue' | 'all') {
-      const rows = await visibleSets(db, ctx.user, ctx.grant)
+      const rows = await visibleSets(db, await fleet.scope.reach(ctx.user, ctx.grant))
         .innerJoin('maintenance_task as t', 't.genset_id', 'g.id')
         .innerJoin('maintenance_item as i', 'i.id', 't.item_id')
         .leftJoin('set_latest as l', 'l.genset_id', 'g.id')

@@ -1,9 +1,10 @@
 // Who may be told about a set: its owner, its subscribers and the people of its company whose role's data
-// scope covers it, and platform administrators; each with the rights the console gives them on it, by the
-// same rule (`rightsFrom`) as every other call. Disabled and deleted accounts are told nothing.
+// scope reaches it (account/scope.ts), and platform administrators; each with the rights the console gives them
+// on it, by the same rule (`rightsFrom`) as every other call. Disabled and deleted accounts are told nothing.
 import { ALL_PERMISSIONS } from '@genset/protocol';
 import type { Db } from '../../db/database.ts';
 import { grantOf } from '../account/service.ts';
+import type { DataScopeService } from '../account/scope.ts';
 import { rightsFrom, type Rights } from '../devices/fleet.ts';
 import type { UserRow } from '../auth/repository.ts';
 
@@ -53,11 +54,16 @@ function grantFor(row: Joined) {
   );
 }
 
-export async function readersOfSet(db: Db, gensetId: number): Promise<Reader[]> {
+export async function readersOfSet(db: Db, scope: DataScopeService, gensetId: number): Promise<Reader[]> {
   const set = await db
     .selectFrom('genset as g')
     .leftJoin('users as o', 'o.id', 'g.owner_user_id')
-    .select(['g.id', 'g.company_id', 'g.owner_user_id', 'o.department_id as owner_department'])
+    .select([
+      'g.id',
+      'g.company_id',
+      'g.owner_user_id',
+      (eb) => eb.fn.coalesce('g.department_id', 'o.department_id').as('department_id'),
+    ])
     .where('g.id', '=', gensetId)
     .where('g.deleted_at', 'is', null)
     .executeTakeFirst();
@@ -80,14 +86,15 @@ export async function readersOfSet(db: Db, gensetId: number): Promise<Reader[]> 
   const out: Reader[] = [];
   for (const row of rows) {
     const grant = grantFor(row);
-    const rights = rightsFrom(row, grant, {
+    const user = userOf(row);
+    const rights = rightsFrom(await scope.reach(user, grant), {
+      id: set.id,
       companyId: set.company_id,
       ownerUserId: set.owner_user_id,
-      ownerDepartmentId: set.owner_department ?? null,
+      departmentId: set.department_id ?? null,
       subscription: subRights.get(row.id) ?? null,
     });
     if (!rights) continue;
-    const user = userOf(row);
     out.push({
       user,
       rights,

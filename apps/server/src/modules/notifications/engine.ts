@@ -24,6 +24,7 @@ import { holdLease, releaseLease } from '../../lib/job-lease.ts';
 import type { MessageSender } from '../sms/sender.ts';
 import type { RealtimeBus } from '../devices/bus.ts';
 import { readersByIds, readersOfSet, readersWithPermission, type Reader } from './audience.ts';
+import { createDataScope, type DataScopeService } from '../account/scope.ts';
 import { emailOf, phoneOf, quietUntil, readSettings, stopsTheSet, wants } from './settings.ts';
 import { renderNotice, type NoticeFacts } from './render.ts';
 
@@ -98,6 +99,8 @@ export interface EngineOptions {
   /** Refuses a webhook address at sending time too (names resolve differently over time). */
   checkWebhookUrl?: (url: string) => Promise<string | null>;
   fetchImpl?: typeof fetch;
+  /** What roles reach (who is told about a set); without one, resolved here. */
+  scope?: DataScopeService;
 }
 
 type NewDelivery = Omit<
@@ -131,13 +134,14 @@ export function createNotificationEngine(opts: EngineOptions) {
   const now = opts.now ?? Date.now;
   const holder = opts.holder ?? `notify-${process.pid}-${randomUUID().slice(0, 8)}`;
   const doFetch = opts.fetchImpl ?? fetch;
+  const scope = opts.scope ?? createDataScope({ db });
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | null = null;
   let again = false;
   let closed = false;
 
   async function readersOf(event: { genset_id: number | null }, audience: Audience): Promise<Reader[]> {
-    if ('set' in audience) return event.genset_id === null ? [] : readersOfSet(db, event.genset_id);
+    if ('set' in audience) return event.genset_id === null ? [] : readersOfSet(db, scope, event.genset_id);
     if ('users' in audience) return readersByIds(db, audience.users);
     return readersWithPermission(db, audience.companyId, audience.permission);
   }

@@ -4,6 +4,7 @@
 // when that is later (a server that was down itself does not know how long the module was away).
 import type { Db } from '../../db/database.ts';
 import { holdLease } from '../../lib/job-lease.ts';
+import { createDataScope, type DataScopeService } from '../account/scope.ts';
 import { readersOfSet } from './audience.ts';
 import { recordNoticeEvent } from './engine.ts';
 import { readSettings, wants } from './settings.ts';
@@ -11,8 +12,16 @@ import { readSettings, wants } from './settings.ts';
 /** Outages older than this are not looked at any more (they were told, or nobody asked). */
 const LOOK_BACK_MS = 2 * 86_400_000;
 
-export function createOfflineWatch(deps: { db: Db; holder: string; startedAt: number; now?: () => number }) {
+export function createOfflineWatch(deps: {
+  db: Db;
+  holder: string;
+  startedAt: number;
+  now?: () => number;
+  /** What roles reach (who is told); without one, resolved here. */
+  scope?: DataScopeService;
+}) {
   const { db } = deps;
+  const scope = deps.scope ?? createDataScope({ db });
   const now = deps.now ?? Date.now;
   return async function check(): Promise<number> {
     const t = now();
@@ -31,7 +40,7 @@ export function createOfflineWatch(deps: { db: Db; holder: string; startedAt: nu
       const since = Math.max(Number(set.last_seen_at), deps.startedAt);
       const minutesAway = (t - since) / 60_000;
       if (minutesAway < 1) continue;
-      for (const reader of await readersOfSet(db, set.id)) {
+      for (const reader of await readersOfSet(db, scope, set.id)) {
         const settings = readSettings(reader.user.message_settings);
         if (!wants(settings, 'set.offline', { mine: reader.mine })) continue;
         if (minutesAway < settings.offlineMinutes) continue;

@@ -704,6 +704,21 @@ export function createSiteRepository(db: Db) {
       return db.selectFrom('modem').selectAll().where('id', '=', id).executeTakeFirst();
     },
 
+    /** The departments of these owners (by user id). */
+    async ownerDepartments(userIds: readonly (number | null)[]): Promise<Map<number, number | null>> {
+      const ids = [...new Set(userIds.filter((id): id is number => id !== null))];
+      const out = new Map<number, number | null>();
+      for (let i = 0; i < ids.length; i += 500) {
+        const rows = await db
+          .selectFrom('users')
+          .select(['id', 'department_id'])
+          .where('id', 'in', ids.slice(i, i + 500))
+          .execute();
+        for (const r of rows) out.set(r.id, r.department_id);
+      }
+      return out;
+    },
+
     async ownerDepartment(userId: number | null): Promise<number | null> {
       if (userId === null) return null;
       const r = await db.selectFrom('users').select('department_id').where('id', '=', userId).executeTakeFirst();
