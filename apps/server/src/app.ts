@@ -37,6 +37,8 @@ import otaPlugin from './plugins/ota.ts';
 import iotcardPlugin from './plugins/iotcard.ts';
 import tracksPlugin from './plugins/tracks.ts';
 import sitesPlugin from './plugins/sites.ts';
+import adminPlugin from './plugins/admin.ts';
+import { createMembershipService } from './modules/users/memberships.ts';
 import { createAuthService } from './modules/auth/service.ts';
 import { createAccountService } from './modules/account/service.ts';
 import { createCompanyService } from './modules/company/service.ts';
@@ -114,6 +116,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const companies = createCompanyService({ db: database.db, config });
   const accounts = createAccountService({ db: database.db, companies });
   const auth = createAuthService({ db: database.db, config, sender, log: app.log });
+  const memberships = createMembershipService({ db: database.db, ttlMs: config.sessionCacheMs });
   const help = createHelpService();
 
   await app.register(requestIdPlugin);
@@ -141,7 +144,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(apiConventions, { config });
   await app.register(redisPlugin, { config });
   await app.register(limitsPlugin, { config });
-  await app.register(authPlugin, { auth });
+  await app.register(authPlugin, { auth, memberships });
   // Every /yewu route added from here on declares who may call it; the declaration is its first gate.
   await app.register(accessPlugin);
 
@@ -178,6 +181,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(iotcardPlugin);
   await app.register(tracksPlugin);
   await app.register(sitesPlugin);
+  await app.register(adminPlugin, { auth, memberships });
 
   mkdirSync(config.uploadsDir, { recursive: true });
   await app.register(fastifyStatic, {

@@ -94,6 +94,34 @@ export const MENU: MenuSeed[] = [
     visible: true,
     permission: Permission.companyManage,
   },
+  // Administration: every company (the platform administrator), the company's department tree and its people.
+  {
+    name: 'companies',
+    type: 'M',
+    url: '/system/company',
+    ico: 'BankOutlined',
+    component: 'system/company',
+    visible: true,
+    permission: ALL_PERMISSIONS,
+  },
+  {
+    name: 'departments',
+    type: 'M',
+    url: '/system/dept',
+    ico: 'ApartmentOutlined',
+    component: 'system/dept',
+    visible: true,
+    permission: Permission.departmentManage,
+  },
+  {
+    name: 'users',
+    type: 'M',
+    url: '/system/user',
+    ico: 'TeamOutlined',
+    component: 'system/user',
+    visible: true,
+    permission: Permission.userManage,
+  },
   // Firmware upgrades over the air of the modules and controllers of the sets one manages (spec /site/upgrade).
   {
     name: 'upgrades',

@@ -69,7 +69,7 @@ export const companyListRequest = z.strictObject({
   /** Part of the name, title or a host name. */
   search: text(120).optional(),
 });
-export type CompanyListRequest = z.input<typeof companyListRequest>;
+export type CompanyListRequest = z.infer<typeof companyListRequest>;
 
 export const companyItem = z.object({
   id: z.number().int(),
@@ -125,9 +125,9 @@ const companyFields = {
 };
 
 export const companyAddRequest = z.strictObject(companyFields);
-export type CompanyAddRequest = z.input<typeof companyAddRequest>;
+export type CompanyAddRequest = z.infer<typeof companyAddRequest>;
 export const companyUpdateRequest = z.strictObject({ id: bodyId(), ...companyFields });
-export type CompanyUpdateRequest = z.input<typeof companyUpdateRequest>;
+export type CompanyUpdateRequest = z.infer<typeof companyUpdateRequest>;
 export const companyIdRequest = z.strictObject({ id: bodyId() });
 
 export const companyIdentifie = z.object({ id: z.number().int(), name: z.string(), hosts: z.array(z.string()) });
@@ -177,7 +177,7 @@ export const departmentAddRequest = z.strictObject({
   parentId: bodyId().nullable().default(null),
   sort: z.number({ error: V.invalid }).int({ error: V.invalid }).min(0).max(100_000).default(0),
 });
-export type DepartmentAddRequest = z.input<typeof departmentAddRequest>;
+export type DepartmentAddRequest = z.infer<typeof departmentAddRequest>;
 
 export const departmentUpdateRequest = z.strictObject({
   id: bodyId(),
@@ -186,7 +186,7 @@ export const departmentUpdateRequest = z.strictObject({
   parentId: bodyId().nullable().optional(),
   sort: z.number({ error: V.invalid }).int({ error: V.invalid }).min(0).max(100_000).optional(),
 });
-export type DepartmentUpdateRequest = z.input<typeof departmentUpdateRequest>;
+export type DepartmentUpdateRequest = z.infer<typeof departmentUpdateRequest>;
 export const departmentIdRequest = z.strictObject({ id: bodyId() });
 
 /* ---------------------------------------------------------------- users */
@@ -200,7 +200,7 @@ export const userListRequest = z.strictObject({
   status: z.enum(USER_STATUSES, { error: V.invalid }).optional(),
   type: z.enum(ACCOUNT_TYPES, { error: V.invalid }).optional(),
 });
-export type UserListRequest = z.input<typeof userListRequest>;
+export type UserListRequest = z.infer<typeof userListRequest>;
 
 export const userItem = z.object({
   id: z.number().int(),
@@ -231,7 +231,7 @@ export const userAddRequest = z.strictObject({
   /** A temporary password: the person changes it at the first sign-in. */
   password: newPasswordField(),
 });
-export type UserAddRequest = z.input<typeof userAddRequest>;
+export type UserAddRequest = z.infer<typeof userAddRequest>;
 
 export const userUpdateRequest = z.strictObject({
   userId: bodyId(),
@@ -240,7 +240,7 @@ export const userUpdateRequest = z.strictObject({
   departmentId: bodyId().nullable().optional(),
   roleId: bodyId().optional(),
 });
-export type UserUpdateRequest = z.input<typeof userUpdateRequest>;
+export type UserUpdateRequest = z.infer<typeof userUpdateRequest>;
 
 /** Moves a person to another department and/or role. */
 export const userMoveRequest = z.strictObject({
@@ -248,15 +248,15 @@ export const userMoveRequest = z.strictObject({
   departmentId: bodyId().nullable().optional(),
   roleId: bodyId().optional(),
 });
-export type UserMoveRequest = z.input<typeof userMoveRequest>;
+export type UserMoveRequest = z.infer<typeof userMoveRequest>;
 
 export const userIdRequest = z.strictObject({ userId: bodyId() });
 
 export const userResetPasswordRequest = z.strictObject({ userId: bodyId(), password: newPasswordField() });
-export type UserResetPasswordRequest = z.input<typeof userResetPasswordRequest>;
+export type UserResetPasswordRequest = z.infer<typeof userResetPasswordRequest>;
 
 export const userStatusRequest = z.strictObject({
   userId: bodyId(),
   status: z.enum(USER_STATUSES, { error: V.invalid }),
 });
-export type UserStatusRequest = z.input<typeof userStatusRequest>;
+export type UserStatusRequest = z.infer<typeof userStatusRequest>;

@@ -16,6 +16,7 @@ import ota from './ota.ts';
 import iotcard from './iotcard.ts';
 import tracks from './tracks.ts';
 import sites from './sites.ts';
+import admin from './admin.ts';
 import scope from './scope.ts';
 
 export type DomainCatalog = Record<Language, Record<string, string>>;
@@ -37,5 +38,6 @@ export const domains: DomainCatalog[] = [
   tracks,
   ota,
   sites,
+  admin,
   scope,
 ];

@@ -24,6 +24,9 @@ const catalog: DomainCatalog = {
     'menu.configRead': 'Config read',
     'menu.configSelectData': 'Config dropdown management',
     'menu.configCoord': 'Dropdown coordinates',
+    'menu.companies': 'Companies',
+    'menu.departments': 'Departments',
+    'menu.users': 'Users',
   },
   'zh-CN': {
     'menu.gensets': '机组',
@@ -47,6 +50,9 @@ const catalog: DomainCatalog = {
     'menu.configRead': '配置读取',
     'menu.configSelectData': '配置下拉管理',
     'menu.configCoord': '下拉坐标管理',
+    'menu.companies': '公司管理',
+    'menu.departments': '部门管理',
+    'menu.users': '用户管理',
   },
   'zh-TW': {
     'menu.gensets': '機組',
@@ -70,6 +76,9 @@ const catalog: DomainCatalog = {
     'menu.configRead': '設定讀取',
     'menu.configSelectData': '設定下拉管理',
     'menu.configCoord': '下拉座標管理',
+    'menu.companies': '公司管理',
+    'menu.departments': '部門管理',
+    'menu.users': '使用者管理',
   },
   'ru-RU': {
     'menu.gensets': 'Генераторы',
@@ -93,6 +102,9 @@ const catalog: DomainCatalog = {
     'menu.configRead': 'Чтение настроек',
     'menu.configSelectData': 'Списки значений настроек',
     'menu.configCoord': 'Привязка списков',
+    'menu.companies': 'Компании',
+    'menu.departments': 'Отделы',
+    'menu.users': 'Пользователи',
   },
   'es-ES': {
     'menu.gensets': 'Grupos electrógenos',
@@ -116,6 +128,9 @@ const catalog: DomainCatalog = {
     'menu.configRead': 'Lectura de configuración',
     'menu.configSelectData': 'Listas desplegables de configuración',
     'menu.configCoord': 'Coordenadas de listas',
+    'menu.companies': 'Empresas',
+    'menu.departments': 'Departamentos',
+    'menu.users': 'Usuarios',
   },
   'tr-TR': {
     'menu.gensets': 'Jeneratörler',
@@ -139,6 +154,9 @@ const catalog: DomainCatalog = {
     'menu.configRead': 'Yapılandırma okuma',
     'menu.configSelectData': 'Yapılandırma açılır listeleri',
     'menu.configCoord': 'Açılır liste koordinatları',
+    'menu.companies': 'Şirketler',
+    'menu.departments': 'Departmanlar',
+    'menu.users': 'Kullanıcılar',
   },
 };
 

@@ -68,6 +68,7 @@ export function createAccountService(deps: { db: Db; companies: CompanyService }
           departmentName: department?.name ?? null,
           roleId: g.roleId,
           roleName,
+          mustChangePassword: user.must_change_password === 1,
           inviteCode: user.invite_code,
           createdAt: user.created_at,
           messages: { ...DEFAULT_MESSAGE_SETTINGS, ...(JSON.parse(user.message_settings) as object) },

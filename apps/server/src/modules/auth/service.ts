@@ -181,7 +181,12 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
       .select(['index_template'])
       .where('id', '=', user.company_id)
       .executeTakeFirst();
-    return { utoken: token, indextemplate: company?.index_template ?? 'default', companyid: user.company_id };
+    return {
+      utoken: token,
+      indextemplate: company?.index_template ?? 'default',
+      companyid: user.company_id,
+      mustChangePassword: user.must_change_password === 1,
+    };
   }
 
   /** A host bound to one company admits that company's users (and the platform's) only. */
@@ -364,6 +369,17 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
       signedIn.forget((ctx) => ctx.user.id === userId);
     },
 
+    /** An administrator's change to a person's account (status, temporary password, nickname). */
+    async updateAccount(userId: number, patch: Parameters<typeof repo.updateUser>[1]) {
+      await updateUser(userId, patch);
+      if (patch.nickname !== undefined) for (const listener of profileListeners) listener(userId);
+    },
+
+    /** Ends every session of a person (disabled, removed, password set by an administrator). */
+    async endSessions(userId: number, reason: string) {
+      await revokeUserSessions(userId, Date.now(), reason);
+    },
+
     async logout(ctx: SessionContext) {
       await revokeSession(ctx.sessionId, Date.now(), 'logout');
     },
@@ -374,7 +390,11 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
       }
       if (input.password === input.newPassword) throw fieldError('newPassword', 'errors.samePassword');
       const now = Date.now();
-      await updateUser(ctx.user.id, { password_hash: await hashPassword(input.newPassword), updated_at: now });
+      await updateUser(ctx.user.id, {
+        password_hash: await hashPassword(input.newPassword),
+        must_change_password: 0,
+        updated_at: now,
+      });
       await revokeUserSessions(ctx.user.id, now, 'password', ctx.sessionId);
       await writeLog(ctx.user, 'log.passwordChanged', {}, client.ip);
     },
@@ -433,7 +453,11 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
       const good = await consumeCode(account, 'reset', input.code);
       if (!user || !good || user.status === 'deleted') throw new AppError(ResultCode.invalid, 'errors.codeInvalid');
       const now = Date.now();
-      await updateUser(user.id, { password_hash: await hashPassword(input.newPassword), updated_at: now });
+      await updateUser(user.id, {
+        password_hash: await hashPassword(input.newPassword),
+        must_change_password: 0,
+        updated_at: now,
+      });
       await revokeUserSessions(user.id, now, 'password');
       await repo.clearThrottle(`acct:${account}`);
       await writeLog(user, 'log.passwordReset', {}, client.ip);
