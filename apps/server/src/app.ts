@@ -37,6 +37,7 @@ import otaPlugin from './plugins/ota.ts';
 import iotcardPlugin from './plugins/iotcard.ts';
 import tracksPlugin from './plugins/tracks.ts';
 import sitesPlugin from './plugins/sites.ts';
+import rolesPlugin from './plugins/roles.ts';
 import adminPlugin from './plugins/admin.ts';
 import { createMembershipService } from './modules/users/memberships.ts';
 import { createAuthService } from './modules/auth/service.ts';
@@ -181,6 +182,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(iotcardPlugin);
   await app.register(tracksPlugin);
   await app.register(sitesPlugin);
+  await app.register(rolesPlugin, { auth, memberships });
   await app.register(adminPlugin, { auth, memberships });
 
   mkdirSync(config.uploadsDir, { recursive: true });

@@ -122,6 +122,34 @@ export const MENU: MenuSeed[] = [
     visible: true,
     permission: Permission.userManage,
   },
+  // The company's roles (permissions, pages, data scope), members joining by invitation, and the operation log.
+  {
+    name: 'roles',
+    type: 'M',
+    url: '/system/role',
+    ico: 'SafetyCertificateOutlined',
+    component: 'system/role',
+    visible: true,
+    permission: Permission.roleManage,
+  },
+  {
+    name: 'members',
+    type: 'M',
+    url: '/system/member',
+    ico: 'UserAddOutlined',
+    component: 'system/member',
+    visible: true,
+    permission: Permission.userManage,
+  },
+  {
+    name: 'oplog',
+    type: 'M',
+    url: '/system/log',
+    ico: 'FileSearchOutlined',
+    component: 'system/log',
+    visible: true,
+    permission: Permission.logView,
+  },
   // Firmware upgrades over the air of the modules and controllers of the sets one manages (spec /site/upgrade).
   {
     name: 'upgrades',

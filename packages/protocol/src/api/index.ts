@@ -19,4 +19,5 @@ export * from './iotcard.ts';
 export * from './ota.ts';
 export * from './tracks.ts';
 export * from './sites.ts';
+export * from './roles.ts';
 export * from './admin.ts';

@@ -16,6 +16,7 @@ import ota from './ota.ts';
 import iotcard from './iotcard.ts';
 import tracks from './tracks.ts';
 import sites from './sites.ts';
+import roles from './roles.ts';
 import admin from './admin.ts';
 import scope from './scope.ts';
 
@@ -38,6 +39,7 @@ export const domains: DomainCatalog[] = [
   tracks,
   ota,
   sites,
+  roles,
   admin,
   scope,
 ];

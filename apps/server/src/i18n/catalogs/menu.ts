@@ -27,6 +27,9 @@ const catalog: DomainCatalog = {
     'menu.companies': 'Companies',
     'menu.departments': 'Departments',
     'menu.users': 'Users',
+    'menu.roles': 'Roles',
+    'menu.members': 'Members',
+    'menu.oplog': 'Operation log',
   },
   'zh-CN': {
     'menu.gensets': '机组',
@@ -53,6 +56,9 @@ const catalog: DomainCatalog = {
     'menu.companies': '公司管理',
     'menu.departments': '部门管理',
     'menu.users': '用户管理',
+    'menu.roles': '角色管理',
+    'menu.members': '成员管理',
+    'menu.oplog': '操作日志',
   },
   'zh-TW': {
     'menu.gensets': '機組',
@@ -79,6 +85,9 @@ const catalog: DomainCatalog = {
     'menu.companies': '公司管理',
     'menu.departments': '部門管理',
     'menu.users': '使用者管理',
+    'menu.roles': '角色管理',
+    'menu.members': '成員管理',
+    'menu.oplog': '操作日誌',
   },
   'ru-RU': {
     'menu.gensets': 'Генераторы',
@@ -105,6 +114,9 @@ const catalog: DomainCatalog = {
     'menu.companies': 'Компании',
     'menu.departments': 'Отделы',
     'menu.users': 'Пользователи',
+    'menu.roles': 'Роли',
+    'menu.members': 'Участники',
+    'menu.oplog': 'Журнал операций',
   },
   'es-ES': {
     'menu.gensets': 'Grupos electrógenos',
@@ -131,6 +143,9 @@ const catalog: DomainCatalog = {
     'menu.companies': 'Empresas',
     'menu.departments': 'Departamentos',
     'menu.users': 'Usuarios',
+    'menu.roles': 'Roles de usuario',
+    'menu.members': 'Miembros',
+    'menu.oplog': 'Registro de operaciones',
   },
   'tr-TR': {
     'menu.gensets': 'Jeneratörler',
@@ -157,6 +172,9 @@ const catalog: DomainCatalog = {
     'menu.companies': 'Şirketler',
     'menu.departments': 'Departmanlar',
     'menu.users': 'Kullanıcılar',
+    'menu.roles': 'Roller',
+    'menu.members': 'Üyeler',
+    'menu.oplog': 'İşlem günlüğü',
   },
 };
 

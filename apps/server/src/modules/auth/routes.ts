@@ -65,7 +65,7 @@ export async function authRoutes(app: FastifyInstance, opts: { auth: AuthService
     schema: { tags, summary: 'Sign out: revokes this session', response: { 200: emptyEnvelope } },
     config: { access: { signedIn: true, scope: 'own' } },
     handler: async (req, reply) => {
-      await auth.logout(req.session!);
+      await auth.logout(req.session!, clientInfo(req).ip);
       return reply.ok(null, 'success.loggedOut');
     },
   });

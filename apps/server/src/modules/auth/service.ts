@@ -232,7 +232,9 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
       }
       if (user.status !== 'active') throw new AppError(ResultCode.forbidden, 'errors.accountDisabled');
       await repo.clearThrottle(key);
-      return openSession(user, client);
+      const session = await openSession(user, client);
+      await writeLog(user, 'log.signedIn', { method: 'password' }, client.ip);
+      return session;
     },
 
     async codeLogin(input: { username: string; code: string; hostname?: string }, client: ClientInfo) {
@@ -247,7 +249,9 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
       }
       if (user.status !== 'active') throw new AppError(ResultCode.forbidden, 'errors.accountDisabled');
       await repo.clearThrottle(key);
-      return openSession(user, client);
+      const session = await openSession(user, client);
+      await writeLog(user, 'log.signedIn', { method: 'code' }, client.ip);
+      return session;
     },
 
     /**
@@ -369,6 +373,11 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
       signedIn.forget((ctx) => ctx.user.id === userId);
     },
 
+    /** A role changed (permissions, pages, scope, status) or is gone: sessions holding it read it again. */
+    forgetRole(roleId: number) {
+      signedIn.forget((ctx) => ctx.grant.roleId === roleId || ctx.user.role_id === roleId);
+    },
+
     /** An administrator's change to a person's account (status, temporary password, nickname). */
     async updateAccount(userId: number, patch: Parameters<typeof repo.updateUser>[1]) {
       await updateUser(userId, patch);
@@ -380,8 +389,9 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
       await revokeUserSessions(userId, Date.now(), reason);
     },
 
-    async logout(ctx: SessionContext) {
+    async logout(ctx: SessionContext, ip: string | null = null) {
       await revokeSession(ctx.sessionId, Date.now(), 'logout');
+      await writeLog(ctx.user, 'log.signedOut', {}, ip);
     },
 
     async changePassword(ctx: SessionContext, input: { password: string; newPassword: string }, client: ClientInfo) {
