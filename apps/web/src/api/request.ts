@@ -193,6 +193,9 @@ export function failure(envelope: Envelope, silent = false): ApiError {
   if (silent) return error;
   if (envelope.code === ResultCode.notSignedIn) {
     signOutToRoot();
+  } else if (envelope.code === ResultCode.passwordChangeRequired) {
+    // an administrator set a temporary password meanwhile: the console starts again at the password form
+    window.location.assign('/index');
   } else if (RELOGIN_CODES.includes(envelope.code)) {
     askToSignInAgain();
   } else if (envelope.code === ResultCode.tooMany) {

@@ -11,11 +11,13 @@ export interface LoadedSession {
 
 /** Both calls of the route guard; failures are reported by the guard itself. */
 export async function fetchSession(signal?: AbortSignal): Promise<LoadedSession> {
-  const [profile, routes] = await Promise.all([
-    get<UserInfoResponse | null>('/user/info', undefined, { silent: true, signal }),
-    get<RouteEntry[] | null>('/getRoute', undefined, { silent: true, signal }),
-  ]);
+  const routesCall = get<RouteEntry[] | null>('/getRoute', undefined, { silent: true, signal });
+  // with a temporary password only the user info is answered: the guard shows the password form, not the menu
+  routesCall.catch(() => undefined);
+  const profile = await get<UserInfoResponse | null>('/user/info', undefined, { silent: true, signal });
   if (!profile || !profile.info) throw new EmptyUserInfoError();
+  if (profile.info.mustChangePassword) return { profile, routes: [] };
+  const routes = await routesCall;
   return { profile, routes: Array.isArray(routes) ? routes : [] };
 }
 

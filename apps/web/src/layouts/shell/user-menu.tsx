@@ -1,7 +1,16 @@
-// The user drop-down: personal centre, change password, user manual, exit (spec 2).
+// The user drop-down: personal centre, change password, the company to act for (a person who belongs to several),
+// user manual, exit (spec 2).
 import { useState } from 'react';
 import { Avatar, Button, Dropdown } from 'antd';
-import { BookOutlined, DownOutlined, KeyOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import {
+  BankOutlined,
+  BookOutlined,
+  CheckOutlined,
+  DownOutlined,
+  KeyOutlined,
+  LogoutOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
@@ -9,6 +18,8 @@ import { logout } from '../../api/session.ts';
 import { useSession } from '../../stores/session.ts';
 import { loginPathFor } from '../../app/public-routes.ts';
 import { ChangePasswordDialog } from '../../features/personal/change-password-dialog.tsx';
+import { useMyCompanies } from '../../features/admin/company-api.ts';
+import { switchCompany } from '../../features/admin/company-switcher.ts';
 
 export function UserMenu({ nameWidth }: { nameWidth: number }) {
   const { t } = useTranslation();
@@ -18,6 +29,24 @@ export function UserMenu({ nameWidth }: { nameWidth: number }) {
   const user = useSession((s) => s.user);
   const [passwordOpen, setPasswordOpen] = useState(false);
   const name = user?.nickname || user?.name || user?.account || '';
+  const embedded = useSession((s) => s.embedded);
+  const companies = useMyCompanies(!!user && !embedded).data ?? [];
+  const companyItems =
+    companies.length > 1
+      ? [
+          {
+            key: 'company',
+            icon: <BankOutlined />,
+            label: t('admin.switcher.title'),
+            children: companies.map((c) => ({
+              key: `company:${c.id}`,
+              icon: c.current ? <CheckOutlined /> : undefined,
+              label: c.name,
+              disabled: c.current,
+            })),
+          },
+        ]
+      : [];
 
   async function exit() {
     const here = location.pathname + location.search;
@@ -35,6 +64,7 @@ export function UserMenu({ nameWidth }: { nameWidth: number }) {
           items: [
             { key: 'personal', icon: <UserOutlined />, label: t('layout.user.personal') },
             { key: 'password', icon: <KeyOutlined />, label: t('layout.user.password') },
+            ...companyItems,
             { key: 'manual', icon: <BookOutlined />, label: t('layout.user.manual') },
             { type: 'divider' },
             { key: 'exit', icon: <LogoutOutlined />, label: t('layout.user.exit'), danger: true },
@@ -44,6 +74,7 @@ export function UserMenu({ nameWidth }: { nameWidth: number }) {
             else if (key === 'password') setPasswordOpen(true);
             else if (key === 'manual') navigate('/help/list');
             else if (key === 'exit') void exit();
+            else if (key.startsWith('company:')) switchCompany(Number(key.slice('company:'.length)));
           },
         }}
       >
