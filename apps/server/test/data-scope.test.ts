@@ -351,6 +351,27 @@ describe('moving a set or a station to another department', () => {
   });
 });
 
+describe('the demo company', () => {
+  it('has a department tree, its operator keeps the department scope in the north region', async () => {
+    const operator = await login(t.app, 'operator@example.com', 'Demo#2026');
+    const info = (await call(t.app, 'GET', '/user/info', { token: operator })).data.info;
+    expect(info.departmentName).toBe('North region');
+    const role = await t.app.database.db
+      .selectFrom('role')
+      .select('data_scope')
+      .where('id', '=', info.roleId)
+      .executeTakeFirstOrThrow();
+    expect(role.data_scope).toBe('department');
+    const manager = await login(t.app, 'manager@example.com', 'Demo#2026');
+    const tree = await call(t.app, 'POST', '/genset/departments', { token: manager, body: {} });
+    expect(tree.data.list).toEqual([
+      { id: expect.any(Number), name: 'Headquarters', parentId: null, depth: 0 },
+      { id: expect.any(Number), name: 'North region', parentId: expect.any(Number), depth: 1 },
+      { id: expect.any(Number), name: 'Service team', parentId: expect.any(Number), depth: 2 },
+    ]);
+  });
+});
+
 /** The headers of a signed call (for a call whose answer is a file). */
 async function signed(token: string) {
   const { computeSign, DEFAULT_SIGN_SECRET } = await import('@genset/protocol');

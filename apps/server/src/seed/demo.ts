@@ -17,6 +17,23 @@ export const DEMO_ACCOUNTS = [
   },
 ];
 export const DEMO_COMPANY_NAME = 'Demo Power Co.';
+/** The demo company's departments, each after its parent. */
+export const DEMO_DEPARTMENTS: { name: string; parent: string | null }[] = [
+  { name: 'Headquarters', parent: null },
+  { name: 'North region', parent: 'Headquarters' },
+  { name: 'Service team', parent: 'North region' },
+];
+
+/** The id of a demo department by name (undefined: none such, e.g. a demo company seeded before the tree). */
+export async function demoDepartment(db: Db, companyId: number, name: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('department')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('name', '=', name)
+    .executeTakeFirst();
+  return row?.id;
+}
 
 export async function seedDemo(db: Db): Promise<{ created: boolean }> {
   await seedBase(db, DEMO_ADMIN);
@@ -38,16 +55,36 @@ export async function seedDemo(db: Db): Promise<{ created: boolean }> {
     .executeTakeFirstOrThrow();
   await db.insertInto('company_host').values({ host: 'demo.localhost', company_id: company.id }).execute();
   const roles = await ensureCompanyRoles(db, company.id);
-  const ops = await db
-    .insertInto('department')
-    .values({ company_id: company.id, parent_id: null, name: 'Operations', sort: 0, created_at: now })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  // A small department tree, so that department data scopes show something: the manager at headquarters, the
+  // operator (department scope) in the north region, the viewer in its service team. The demo fleet puts some
+  // sets and a station in the region and the team (DEMO_DEPARTMENTS).
+  const departments: Record<string, number> = {};
+  for (const [sort, d] of DEMO_DEPARTMENTS.entries()) {
+    const row = await db
+      .insertInto('department')
+      .values({
+        company_id: company.id,
+        parent_id: d.parent ? departments[d.parent]! : null,
+        name: d.name,
+        sort,
+        created_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    departments[d.name] = row.id;
+  }
+  const departmentOf: Record<string, string | null> = {
+    companyAdmin: 'Headquarters',
+    operator: 'North region',
+    viewer: 'Service team',
+    personal: null,
+  };
   for (const a of DEMO_ACCOUNTS) {
+    const department = departmentOf[a.role] ?? null;
     await createUser(db, {
       companyId: company.id,
       roleId: roles[a.role] ?? null,
-      departmentId: a.role === 'personal' ? null : ops.id,
+      departmentId: department ? departments[department]! : null,
       account: a.account,
       password: DEMO_PASSWORD,
       nickname: a.nickname,

@@ -15,7 +15,7 @@ import {
 } from '@genset/simulator';
 import { startGateway, type Gateway, type GatewayLogger } from '@genset/gateway';
 import type { Db } from '../../db/database.ts';
-import { DEMO_ADMIN, DEMO_COMPANY_NAME } from '../../seed/demo.ts';
+import { DEMO_ADMIN, DEMO_COMPANY_NAME, demoDepartment } from '../../seed/demo.ts';
 import { gensetSearchText } from '../../db/migrations/004-gensets.ts';
 import { hashModemSecret } from './embedded-broker.ts';
 import type { Fleet } from './fleet.ts';
@@ -206,6 +206,17 @@ async function subscribeDemoAccounts(db: Db, gensetId: number, index: number) {
   }
 }
 
+/**
+ * The demo sets that belong to a department of their own (the others belong to their owner's, the manager's
+ * headquarters): what the north region's operator (department scope) reaches.
+ */
+const DEMO_SET_DEPARTMENTS: Record<string, string> = {
+  'Quarry prime power': 'North region',
+  'Telecom tower T-7': 'North region',
+  'Farm irrigation pump': 'North region',
+  'Rental trailer R-12': 'Service team',
+};
+
 /** Demo modules' secrets are derived from the server secret, so a restart can start them again. */
 export function demoSecret(signSecret: string, modemKey: string): string {
   return createHmac('sha256', signSecret).update(`demo-module:${modemKey}`).digest('base64url').slice(0, 24);
@@ -393,9 +404,11 @@ export async function startDemoFleet(opts: {
       .where('modem_id', '=', modem.id)
       .executeTakeFirst();
     if (!existing) {
+      const department = DEMO_SET_DEPARTMENTS[demo.name];
       const set = await fleet.createGenset({
         companyId: company.id,
         ownerUserId: manager?.id ?? null,
+        departmentId: department ? ((await demoDepartment(db, company.id, department)) ?? null) : null,
         name: demo.name,
         number: demoNumber(index),
         modemId: modem.id,

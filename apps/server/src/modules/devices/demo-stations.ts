@@ -18,7 +18,7 @@ import {
 import { ESS_UNIT_IDS, EssSiteSimulator, ModbusTcpHost } from '@genset/simulator';
 import { startGateway, type Gateway, type GatewayLogger } from '@genset/gateway';
 import type { Db } from '../../db/database.ts';
-import { DEMO_COMPANY_NAME } from '../../seed/demo.ts';
+import { DEMO_COMPANY_NAME, demoDepartment } from '../../seed/demo.ts';
 import { hashModemSecret } from './embedded-broker.ts';
 import type { Fleet } from './fleet.ts';
 import type { Ingest } from './ingest/index.ts';
@@ -263,6 +263,8 @@ export async function startDemoStations(opts: {
       modemId: modem.id,
       devices,
       templateId: template.id,
+      // the first station is the north region's (the other its owner's, headquarters)
+      departmentId: demo === DEMO_STATIONS[0] ? ((await demoDepartment(db, company.id, 'North region')) ?? null) : null,
     });
     prepared.push({ demo, secret, token: station.token, templateId: template.id, fresh: true });
   }
