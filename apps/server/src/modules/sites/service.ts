@@ -794,9 +794,12 @@ export function createSiteService(opts: SiteServiceOptions) {
     async list(ctx: SessionContext, req: { page: number; size: number; name?: string | undefined }, lang: Language) {
       requirePermission(ctx.grant, 'view');
       const all = await stationsOf(isPlatform(ctx.grant) ? null : ctx.user.company_id, req.name);
-      const owners = await repo.ownerDepartments(
-        all.filter((s) => s.department_id === null).map((s) => s.owner_user_id),
-      );
+      // the owners' departments count only for a role that reaches departments
+      const reach = isPlatform(ctx.grant) ? null : await fleet.scope.reach(ctx.user, ctx.grant);
+      const owners =
+        reach && byDepartment(reach.role)
+          ? await repo.ownerDepartments(all.filter((s) => s.department_id === null).map((s) => s.owner_user_id))
+          : undefined;
       const mine: SiteRow[] = [];
       for (const s of all) if (await inScope(ctx.user, ctx.grant, s, owners)) mine.push(s);
       const page = mine.slice((req.page - 1) * req.size, req.page * req.size);
