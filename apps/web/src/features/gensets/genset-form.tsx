@@ -141,11 +141,14 @@ export function GensetForm({
   initialValues,
   onSubmit,
   actions,
+  extra,
 }: {
   form: FormInstance<FormValues>;
   initialValues: Partial<FormValues>;
   onSubmit: (values: FormValues) => void;
   actions: ReactNode;
+  /** Fields of the form beyond the set's own (the edit page's department). */
+  extra?: ReactNode;
 }) {
   const { t } = useTranslation();
   const rulesOf = useFieldRules();
@@ -194,6 +197,7 @@ export function GensetForm({
           </GroupCard>
         );
       })}
+      {extra}
       <div className="genset-form-actions">{actions}</div>
     </Form>
   );

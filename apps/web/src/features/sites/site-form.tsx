@@ -1,7 +1,8 @@
 // The station form (site:manage): name, address, time zone, currency, battery capacity, PCS rating,
 // transformer, build date, its cloud module and which of that module's sets play which role (one PCS, one
 // BMS, one grid meter, any PV inverters), and the price template its tactics use. The server checks it all;
-// its refusals appear beside the fields, or above them when they concern no single field.
+// its refusals appear beside the fields, or above them when they concern no single field. Editing a station, the
+// department it belongs to too (saved after its fields; cleared, its owner's counts).
 import { useEffect, useMemo, useState } from 'react';
 import {
   Alert,
@@ -37,6 +38,7 @@ import { localUnit } from '../../components/format.ts';
 import { useAuthorized } from '../../components/use-authorized.ts';
 import { useGensetList } from '../gensets/api.ts';
 import { useAddSite, useEditSite, useSiteDevices, useSiteInfo, useTemplateList } from './api.ts';
+import { DepartmentSelect, useSetDepartment } from '../gensets/department-select.tsx';
 import './sites.css';
 
 interface DeviceValue {
@@ -58,6 +60,8 @@ export interface SiteFormValues {
   modemId: string | null;
   templateId: number | null;
   devices: DeviceValue[];
+  /** Editing: the station's own department (null: its owner's counts). */
+  departmentId?: number | null;
 }
 
 function browserZone(): string {
@@ -150,6 +154,7 @@ export function useSiteForm({ token, active, onDone }: { token: string | null; a
   const templates = useTemplateList({ page: 1, size: 50 });
   const add = useAddSite();
   const edit = useEditSite();
+  const move = useSetDepartment('site');
   const [search, setSearch] = useState('');
   const [general, setGeneral] = useState<string | null>(null);
   const known = useMemo(
@@ -177,6 +182,7 @@ export function useSiteForm({ token, active, onDone }: { token: string | null; a
       modemId: f.modemId,
       templateId: f.templateId,
       devices: f.devices.map((d) => ({ token: d.token, role: d.role })),
+      departmentId: f.departmentId ?? null,
     };
   }, [token, info.data]);
 
@@ -195,8 +201,12 @@ export function useSiteForm({ token, active, onDone }: { token: string | null; a
     setGeneral(null);
     try {
       const body = toRequest(values);
-      if (token) await edit.mutateAsync({ token, ...body });
-      else await add.mutateAsync(body);
+      if (token) {
+        await edit.mutateAsync({ token, ...body });
+        const departmentId = values.departmentId ?? null;
+        if (departmentId !== (info.data?.fields.departmentId ?? null))
+          await move.mutateAsync({ tokens: [token], departmentId });
+      } else await add.mutateAsync(body);
       void message.success(
         token ? t('sites.form.saved', { name: values.name }) : t('sites.form.added', { name: values.name }),
       );
@@ -212,7 +222,9 @@ export function useSiteForm({ token, active, onDone }: { token: string | null; a
     form,
     initial,
     loading,
-    saving: add.isPending || edit.isPending,
+    saving: add.isPending || edit.isPending || move.isPending,
+    /** Editing: the department the station belongs to now (its own or its owner's). */
+    department: token === null ? undefined : (info.data?.fields.departmentName ?? null),
     general,
     templates: templates.data?.list ?? [],
     sets,
@@ -305,6 +317,11 @@ export function SiteFormBody({ state }: { state: SiteFormState }) {
           </Form.Item>
         </Col>
       </Row>
+      {state.department !== undefined ? (
+        <Form.Item name="departmentId" label={t('gensets.department.label')} extra={t('gensets.department.hint')}>
+          <DepartmentSelect current={state.department} />
+        </Form.Item>
+      ) : null}
       <Form.Item name="modemId" label={t('sites.form.modem')} extra={t('sites.form.modemHelp')}>
         <Input maxLength={64} />
       </Form.Item>
