@@ -383,9 +383,9 @@ describe('operation log', () => {
 
     const time = String(Math.floor(Date.now() / 1000));
     const res = await t.app.inject({
-      method: 'GET',
+      method: 'POST',
       url: '/yewu/log/export',
-      query: { matter: 'log.roleCreated' },
+      payload: { matter: 'log.roleCreated' },
       headers: {
         'x-time': time,
         'x-token': adminA,

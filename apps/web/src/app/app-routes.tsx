@@ -22,6 +22,7 @@ const NotFoundPage = named(() => import('../features/misc/not-found-page.tsx'), 
 const TestPage = named(() => import('../features/misc/test-page.tsx'), 'TestPage');
 const ShowVideoPage = named(() => import('../features/video/show-video-page.tsx'), 'ShowVideoPage');
 const MaintenanceLinkPage = named(() => import('../features/maintenance/link-page.tsx'), 'MaintenanceLinkPage');
+const InvitePage = named(() => import('../features/admin/invite-page.tsx'), 'InvitePage');
 const RedirectPage = named(() => import('../features/misc/redirect-page.tsx'), 'RedirectPage');
 const ShellLayout = named(() => import('../layouts/shell/shell-layout.tsx'), 'ShellLayout');
 const TopLayout = named(() => import('../layouts/top/top-layout.tsx'), 'TopLayout');
@@ -65,6 +66,7 @@ export function AppRoutes() {
         <Route path="/404" element={<NotFoundPage />} />
         <Route path="/test" element={<TestPage />} />
         <Route path="/showvideo" element={<ShowVideoPage />} />
+        <Route path="/invite/:code" element={<InvitePage />} />
         {signedIn && (
           <>
             <Route element={<ShellLayout />}>

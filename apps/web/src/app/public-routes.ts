@@ -15,6 +15,11 @@ export function isMaintenanceLink(pathname: string, search: string): boolean {
   return pathname === '/top/maintain' && Boolean(new URLSearchParams(search).get('mtoken'));
 }
 
+/** An invitation link (/invite/<code>): its page shows the invitation signed in or not. */
+export function isInviteLink(pathname: string): boolean {
+  return /^\/invite\/[A-Za-z0-9_-]{1,40}$/.test(pathname);
+}
+
 /** Only same-site paths are followed after sign-in; anything else goes Home. */
 export function safeRedirect(target: string | null | undefined, fallback = '/index'): string {
   if (!target || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return fallback;

@@ -5,7 +5,7 @@ import { useSession } from '../stores/session.ts';
 import { AppRoutes } from './app-routes.tsx';
 import { SessionLoader } from './session-loader.tsx';
 import { UserPasswordRequired } from '../features/admin/user-password-required.tsx';
-import { isMaintenanceLink, loginPathFor, PUBLIC_PATHS, safeRedirect } from './public-routes.ts';
+import { isInviteLink, isMaintenanceLink, loginPathFor, PUBLIC_PATHS, safeRedirect } from './public-routes.ts';
 
 export function RouteGuard() {
   const location = useLocation();
@@ -26,7 +26,7 @@ export function RouteGuard() {
     if (mustChangePassword) return <UserPasswordRequired />;
     return <AppRoutes />;
   }
-  if (PUBLIC_PATHS.has(pathname)) return <AppRoutes />;
+  if (PUBLIC_PATHS.has(pathname) || isInviteLink(pathname)) return <AppRoutes />;
   if (pathname === '/') return <Navigate to="/login" replace />;
   return <Navigate to={loginPathFor(pathname + search)} replace />;
 }

@@ -33,16 +33,16 @@ export async function logRoutes(app: FastifyInstance, opts: { logs: LogService }
     handler: async (req, reply) => reply.ok(await logs.list(adminCaller(req), req.query)),
   });
 
-  r.get('/log/export', {
+  r.post('/log/export', {
     schema: {
       tags,
-      summary: 'The operation log as an XLSX file (log:view), with the filters of /log/list, newest first',
-      querystring: logExportRequest,
+      summary: 'The operation log as an XLSX file (log:view), with the filters of /log/list (in the body), newest first',
+      body: logExportRequest,
     },
     config,
     preHandler,
     handler: async (req, reply) => {
-      const body = await logs.xlsx(adminCaller(req), req.query, req.timezone);
+      const body = await logs.xlsx(adminCaller(req), req.body, req.timezone);
       const day = new Date().toISOString().slice(0, 10);
       return reply
         .header('content-type', XLSX_TYPE)

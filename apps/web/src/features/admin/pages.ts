@@ -6,4 +6,7 @@ export const PAGES: Record<string, LazyPage> = {
   'system/company': lazyPage(() => import('./company-page.tsx'), 'CompanyPage'),
   'system/dept': lazyPage(() => import('./department-page.tsx'), 'DepartmentPage'),
   'system/user': lazyPage(() => import('./user-page.tsx'), 'UserPage'),
+  'system/role': lazyPage(() => import('./roles-page.tsx'), 'RolesPage'),
+  'system/member': lazyPage(() => import('./members-page.tsx'), 'MembersPage'),
+  'system/log': lazyPage(() => import('./oplog-page.tsx'), 'OplogPage'),
 };

@@ -1,0 +1,469 @@
+// /system/member: people joining the company. The applications tab lists who applied through an invitation
+// (status, when applied and reviewed, nickname, account and its type, the invitation code), approved with a
+// role and department of the company or rejected; the invitations tab creates links (expiry, uses, the role
+// and department proposed), lists them with their use counts, a QR code and the link to copy, and revokes them.
+import { useState } from 'react';
+import {
+  App as AntApp,
+  Button,
+  Card,
+  DatePicker,
+  Flex,
+  Form,
+  Grid,
+  InputNumber,
+  Modal,
+  Popconfirm,
+  Popover,
+  QRCode,
+  Segmented,
+  Select,
+  Space,
+  Table,
+  Tabs,
+  Tag,
+  TreeSelect,
+  Typography,
+} from 'antd';
+import type { TableColumnsType } from 'antd';
+import {
+  CheckOutlined,
+  CloseOutlined,
+  CopyOutlined,
+  PlusOutlined,
+  QrcodeOutlined,
+  StopOutlined,
+} from '@ant-design/icons';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import type { ApplicationStatus, DepartmentNode, InviteItem, MemberItem } from '@genset/protocol';
+import { ApiError } from '../../api/request.ts';
+import { ErrorState } from '../../components/error-state.tsx';
+import { formatDateTime } from '../../components/format.ts';
+import { useFormRules } from '../../components/form-rules.ts';
+import { usePaging } from '../../components/use-paging.ts';
+import { useDepartmentTree } from './department-api.ts';
+import {
+  inviteUrl,
+  useAuditMember,
+  useCreateInvite,
+  useInvites,
+  useMembers,
+  useRevokeInvite,
+  useRoleList,
+} from './roles-api.ts';
+
+const STATUS_COLOURS: Record<ApplicationStatus, string> = { pending: 'gold', approved: 'green', rejected: 'red' };
+const STATE_COLOURS: Record<InviteItem['state'], string> = {
+  active: 'green',
+  expired: 'default',
+  revoked: 'red',
+  usedUp: 'default',
+};
+
+interface TreeOption {
+  title: string;
+  value: number;
+  children: TreeOption[];
+}
+function departmentOptions(nodes: DepartmentNode[]): TreeOption[] {
+  return nodes.map((n) => ({ title: n.name, value: n.id, children: departmentOptions(n.children) }));
+}
+
+/** The company's enabled roles and its departments, for the choices of a role and a department. */
+function useChoices() {
+  const roles = useRoleList({ status: '1', page: 1, size: 50 });
+  const departments = useDepartmentTree();
+  return {
+    roles: (roles.data?.list ?? [])
+      .filter((r) => r.roleKey !== 'platformAdmin')
+      .map((r) => ({ value: r.id, label: r.name })),
+    departments: departmentOptions(departments.data ?? []),
+  };
+}
+
+function ApproveDialog({ member, onClose }: { member: MemberItem | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { message } = AntApp.useApp();
+  const rules = useFormRules();
+  const [form] = Form.useForm<{ roleId: number; departmentId?: number }>();
+  const choices = useChoices();
+  const audit = useAuditMember();
+
+  async function submit() {
+    if (!member) return;
+    let values: { roleId: number; departmentId?: number };
+    try {
+      values = await form.validateFields();
+    } catch {
+      return;
+    }
+    try {
+      await audit.mutateAsync({
+        id: member.id,
+        action: 'approve',
+        roleId: values.roleId,
+        departmentId: values.departmentId ?? null,
+      });
+      void message.success(t('members.approvedOk'));
+      onClose();
+    } catch (error) {
+      if (!(error instanceof ApiError)) return;
+      const fields = (['roleId', 'departmentId'] as const).filter((f) => error.fields[f]);
+      if (fields.length) form.setFields(fields.map((f) => ({ name: f, errors: [error.fields[f]!] })));
+      else void message.error(error.message);
+    }
+  }
+
+  return (
+    <Modal
+      open={member !== null}
+      title={t('members.approveTitle', { name: member?.nickname || member?.account || '' })}
+      onCancel={onClose}
+      onOk={() => void submit()}
+      okText={t('members.approve')}
+      cancelText={t('common.actions.cancel')}
+      confirmLoading={audit.isPending}
+      destroyOnHidden
+      okButtonProps={{ 'data-testid': 'approve-ok' } as never}
+    >
+      <Form
+        form={form}
+        layout="vertical"
+        name="approve"
+        requiredMark={false}
+        initialValues={{ roleId: member?.roleId ?? undefined, departmentId: member?.departmentId ?? undefined }}
+      >
+        <Form.Item name="roleId" label={t('members.role')} rules={rules.required}>
+          <Select options={choices.roles} data-testid="approve-role" showSearch optionFilterProp="label" />
+        </Form.Item>
+        <Form.Item name="departmentId" label={t('members.department')}>
+          <TreeSelect allowClear treeDefaultExpandAll treeData={choices.departments} data-testid="approve-department" />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+function Applications() {
+  const { t } = useTranslation();
+  const { message } = AntApp.useApp();
+  const paging = usePaging();
+  const [status, setStatus] = useState<ApplicationStatus | 'all'>('pending');
+  const query = useMembers({ ...(status === 'all' ? {} : { status }), page: paging.page, size: paging.size });
+  const audit = useAuditMember();
+  const [approving, setApproving] = useState<MemberItem | null>(null);
+
+  const columns: TableColumnsType<MemberItem> = [
+    {
+      title: t('members.person'),
+      key: 'person',
+      render: (_, m) => (
+        <Space direction="vertical" size={0}>
+          <Typography.Text strong>{m.nickname || '—'}</Typography.Text>
+          <Typography.Text type="secondary">{m.account}</Typography.Text>
+        </Space>
+      ),
+    },
+    {
+      title: t('members.accountType'),
+      dataIndex: 'accountType',
+      responsive: ['md'],
+      render: (v: string) => t(`members.accountTypes.${v === 'corporate' ? 'corporate' : 'personal'}`),
+    },
+    { title: t('members.inviteCode'), dataIndex: 'inviteCode', responsive: ['lg'] },
+    {
+      title: t('members.status'),
+      dataIndex: 'status',
+      render: (v: ApplicationStatus) => <Tag color={STATUS_COLOURS[v]}>{t(`members.statuses.${v}`)}</Tag>,
+    },
+    {
+      title: t('members.appliedAt'),
+      dataIndex: 'appliedAt',
+      responsive: ['sm'],
+      render: (v: number) => formatDateTime(v),
+    },
+    {
+      title: t('members.reviewedAt'),
+      dataIndex: 'reviewedAt',
+      responsive: ['md'],
+      render: (v: number | null) => (v ? formatDateTime(v) : '—'),
+    },
+    {
+      title: t('members.review'),
+      key: 'review',
+      render: (_, m) =>
+        m.status === 'pending' ? (
+          <Space size={4} wrap>
+            <Button size="small" type="primary" icon={<CheckOutlined />} onClick={() => setApproving(m)}>
+              {t('members.approve')}
+            </Button>
+            <Popconfirm
+              title={t('members.rejectConfirm', { name: m.nickname || m.account })}
+              okText={t('common.actions.confirm')}
+              cancelText={t('common.actions.cancel')}
+              okButtonProps={{ danger: true }}
+              onConfirm={async () => {
+                await audit.mutateAsync({ id: m.id, action: 'reject' });
+                void message.success(t('members.rejectedOk'));
+              }}
+            >
+              <Button size="small" danger icon={<CloseOutlined />}>
+                {t('members.reject')}
+              </Button>
+            </Popconfirm>
+          </Space>
+        ) : (
+          <Typography.Text type="secondary">
+            {[m.roleName, m.departmentName].filter(Boolean).join(' · ') || '—'}
+          </Typography.Text>
+        ),
+    },
+  ];
+
+  return (
+    <>
+      <Segmented
+        style={{ marginBottom: 16 }}
+        value={status}
+        onChange={(v) => {
+          paging.setPage(1);
+          setStatus(v as ApplicationStatus | 'all');
+        }}
+        options={[
+          { value: 'pending', label: t('members.statuses.pending') },
+          { value: 'approved', label: t('members.statuses.approved') },
+          { value: 'rejected', label: t('members.statuses.rejected') },
+          { value: 'all', label: t('members.statuses.all') },
+        ]}
+      />
+      {query.isError ? (
+        <ErrorState onRetry={() => void query.refetch()} />
+      ) : (
+        <Table<MemberItem>
+          rowKey="id"
+          size="middle"
+          loading={query.isFetching}
+          columns={columns}
+          dataSource={query.data?.list ?? []}
+          pagination={paging.pagination(query.data?.total ?? 0)}
+          scroll={{ x: 'max-content' }}
+          data-testid="members-table"
+        />
+      )}
+      <ApproveDialog key={approving?.id ?? 0} member={approving} onClose={() => setApproving(null)} />
+    </>
+  );
+}
+
+function InviteDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { message } = AntApp.useApp();
+  const rules = useFormRules();
+  const [form] = Form.useForm<{ expiresAt: Dayjs; maxUses: number; roleId?: number; departmentId?: number }>();
+  const choices = useChoices();
+  const create = useCreateInvite();
+
+  async function submit() {
+    let values: { expiresAt: Dayjs; maxUses: number; roleId?: number; departmentId?: number };
+    try {
+      values = await form.validateFields();
+    } catch {
+      return;
+    }
+    try {
+      await create.mutateAsync({
+        expiresAt: values.expiresAt.valueOf(),
+        maxUses: values.maxUses,
+        roleId: values.roleId ?? null,
+        departmentId: values.departmentId ?? null,
+      });
+      void message.success(t('members.inviteCreated'));
+      onClose();
+    } catch (error) {
+      if (!(error instanceof ApiError)) return;
+      const fields = (['expiresAt', 'maxUses', 'roleId', 'departmentId'] as const).filter((f) => error.fields[f]);
+      if (fields.length) form.setFields(fields.map((f) => ({ name: f, errors: [error.fields[f]!] })));
+      else void message.error(error.message);
+    }
+  }
+
+  return (
+    <Modal
+      open={open}
+      title={t('members.inviteCreate')}
+      onCancel={onClose}
+      onOk={() => void submit()}
+      okText={t('members.inviteCreate')}
+      cancelText={t('common.actions.cancel')}
+      confirmLoading={create.isPending}
+      destroyOnHidden
+      okButtonProps={{ 'data-testid': 'invite-ok' } as never}
+    >
+      <Form
+        form={form}
+        layout="vertical"
+        name="invite"
+        requiredMark={false}
+        initialValues={{ expiresAt: dayjs().add(7, 'day').endOf('day'), maxUses: 10 }}
+      >
+        <Form.Item name="expiresAt" label={t('members.expiresAt')} rules={rules.required}>
+          <DatePicker
+            showTime
+            style={{ width: '100%' }}
+            disabledDate={(d) => d.isBefore(dayjs().startOf('day'))}
+            data-testid="invite-expiry"
+          />
+        </Form.Item>
+        <Form.Item name="maxUses" label={t('members.maxUses')} rules={rules.required}>
+          <InputNumber min={1} max={1000} precision={0} style={{ width: '100%' }} data-testid="invite-uses" />
+        </Form.Item>
+        <Form.Item name="roleId" label={t('members.proposedRole')}>
+          <Select allowClear options={choices.roles} data-testid="invite-role" showSearch optionFilterProp="label" />
+        </Form.Item>
+        <Form.Item name="departmentId" label={t('members.proposedDepartment')}>
+          <TreeSelect allowClear treeDefaultExpandAll treeData={choices.departments} data-testid="invite-department" />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+function InviteLink({ invite }: { invite: InviteItem }) {
+  const { t } = useTranslation();
+  const { message } = AntApp.useApp();
+  const url = inviteUrl(invite.code);
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(url);
+      void message.success(t('members.copied'));
+    } catch {
+      void message.info(url);
+    }
+  }
+  return (
+    <Space size={4} wrap>
+      <Typography.Text code copyable={false} data-testid="invite-link">
+        {url}
+      </Typography.Text>
+      <Button
+        size="small"
+        type="text"
+        icon={<CopyOutlined />}
+        aria-label={t('members.copy')}
+        title={t('members.copy')}
+        onClick={() => void copy()}
+      />
+      <Popover
+        trigger="click"
+        content={
+          <Flex vertical align="center" gap={8}>
+            <QRCode value={url} size={180} bordered={false} data-testid="invite-qr" />
+            <Typography.Text type="secondary">{invite.code}</Typography.Text>
+          </Flex>
+        }
+      >
+        <Button
+          size="small"
+          type="text"
+          icon={<QrcodeOutlined />}
+          aria-label={t('members.qr')}
+          title={t('members.qr')}
+        />
+      </Popover>
+    </Space>
+  );
+}
+
+function Invitations() {
+  const { t } = useTranslation();
+  const { message } = AntApp.useApp();
+  const paging = usePaging();
+  const query = useInvites({ page: paging.page, size: paging.size });
+  const revoke = useRevokeInvite();
+  const [creating, setCreating] = useState(false);
+
+  const columns: TableColumnsType<InviteItem> = [
+    { title: t('members.link'), key: 'link', render: (_, i) => <InviteLink invite={i} /> },
+    {
+      title: t('members.proposed'),
+      key: 'proposed',
+      responsive: ['md'],
+      render: (_, i) => [i.roleName, i.departmentName].filter(Boolean).join(' · ') || '—',
+    },
+    { title: t('members.uses'), key: 'uses', render: (_, i) => `${i.uses} / ${i.maxUses}` },
+    {
+      title: t('members.expiresAt'),
+      dataIndex: 'expiresAt',
+      responsive: ['sm'],
+      render: (v: number) => formatDateTime(v),
+    },
+    {
+      title: t('members.state'),
+      dataIndex: 'state',
+      render: (v: InviteItem['state']) => <Tag color={STATE_COLOURS[v]}>{t(`members.states.${v}`)}</Tag>,
+    },
+    {
+      title: t('members.actions'),
+      key: 'actions',
+      render: (_, i) =>
+        i.state === 'active' ? (
+          <Popconfirm
+            title={t('members.revokeConfirm')}
+            okText={t('common.actions.confirm')}
+            cancelText={t('common.actions.cancel')}
+            okButtonProps={{ danger: true }}
+            onConfirm={async () => {
+              await revoke.mutateAsync(i.id);
+              void message.success(t('members.revokedOk'));
+            }}
+          >
+            <Button size="small" danger icon={<StopOutlined />}>
+              {t('members.revoke')}
+            </Button>
+          </Popconfirm>
+        ) : null,
+    },
+  ];
+
+  return (
+    <>
+      <Flex justify="flex-end" style={{ marginBottom: 16 }}>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)} data-testid="invite-add">
+          {t('members.inviteCreate')}
+        </Button>
+      </Flex>
+      {query.isError ? (
+        <ErrorState onRetry={() => void query.refetch()} />
+      ) : (
+        <Table<InviteItem>
+          rowKey="id"
+          size="middle"
+          loading={query.isFetching}
+          columns={columns}
+          dataSource={query.data?.list ?? []}
+          pagination={paging.pagination(query.data?.total ?? 0)}
+          scroll={{ x: 'max-content' }}
+          data-testid="invites-table"
+        />
+      )}
+      <InviteDialog open={creating} onClose={() => setCreating(false)} />
+    </>
+  );
+}
+
+export function MembersPage() {
+  const { t } = useTranslation();
+  const screens = Grid.useBreakpoint();
+  return (
+    <Card>
+      <Tabs
+        size={screens.sm ? 'middle' : 'small'}
+        items={[
+          { key: 'applications', label: t('members.applications'), children: <Applications /> },
+          { key: 'invitations', label: t('members.invitations'), children: <Invitations /> },
+        ]}
+      />
+    </Card>
+  );
+}
