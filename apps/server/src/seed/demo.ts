@@ -55,9 +55,10 @@ export async function seedDemo(db: Db): Promise<{ created: boolean }> {
     .executeTakeFirstOrThrow();
   await db.insertInto('company_host').values({ host: 'demo.localhost', company_id: company.id }).execute();
   const roles = await ensureCompanyRoles(db, company.id);
-  // A small department tree, so that department data scopes show something: the manager at headquarters, the
-  // operator (department scope) in the north region, the viewer in its service team. The demo fleet puts some
-  // sets and a station in the region and the team (DEMO_DEPARTMENTS).
+  // A small department tree, so that department data scopes show something: the manager and the operator
+  // (department scope) in the north region, the viewer in its service team. The demo fleet puts some sets at
+  // headquarters, some in the region and one in the team, and a station in the region; the others follow their
+  // owner, the manager (DEMO_DEPARTMENTS).
   const departments: Record<string, number> = {};
   for (const [sort, d] of DEMO_DEPARTMENTS.entries()) {
     const row = await db
@@ -74,7 +75,7 @@ export async function seedDemo(db: Db): Promise<{ created: boolean }> {
     departments[d.name] = row.id;
   }
   const departmentOf: Record<string, string | null> = {
-    companyAdmin: 'Headquarters',
+    companyAdmin: 'North region',
     operator: 'North region',
     viewer: 'Service team',
     personal: null,

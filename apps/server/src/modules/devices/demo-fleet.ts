@@ -208,9 +208,12 @@ async function subscribeDemoAccounts(db: Db, gensetId: number, index: number) {
 
 /**
  * The demo sets that belong to a department of their own (the others belong to their owner's, the manager's
- * headquarters): what the north region's operator (department scope) reaches.
+ * north region): the north region's operator (department scope) reaches those of the region, not those of
+ * headquarters or of the service team below the region (a department-tree scope would).
  */
 const DEMO_SET_DEPARTMENTS: Record<string, string> = {
+  'City Hospital standby': 'Headquarters',
+  'Data centre backup': 'Headquarters',
   'Quarry prime power': 'North region',
   'Telecom tower T-7': 'North region',
   'Farm irrigation pump': 'North region',

@@ -263,7 +263,7 @@ export async function startDemoStations(opts: {
       modemId: modem.id,
       devices,
       templateId: template.id,
-      // the first station is the north region's (the other its owner's, headquarters)
+      // the first station is the north region's (the other its owner's, the manager's: the region too)
       departmentId: demo === DEMO_STATIONS[0] ? ((await demoDepartment(db, company.id, 'North region')) ?? null) : null,
     });
     prepared.push({ demo, secret, token: station.token, templateId: template.id, fresh: true });
