@@ -2,18 +2,20 @@
 // (`config.access`), read by the access plugin and by the authorisation matrix test.
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { API_BASE, hasAnyPermission, Permission, type PermissionString } from '@genset/protocol';
+import { ALL_PERMISSIONS, API_BASE, hasAnyPermission, Permission, type PermissionString } from '@genset/protocol';
 import { forbidden } from '../lib/errors.ts';
 
 /**
  * Which rows a call reaches, so the matrix knows what "another company's" means for it:
- * - `none`: nothing that belongs to a company (look-ups, documents);
+ * - `none`: nothing that belongs to a company (look-ups, documents, the platform-wide protocols);
  * - `own`: the caller's own account and what hangs on it (profile, notices, subscriptions);
  * - `company`: rows of the caller's company (users, roles, departments, templates, logs…), narrowed by data scope where
  *   the rows are sets or stations;
  * - `set`: a set named in the call, reached through the role's data scope or the caller's own subscription;
  * - `site`: a station named in the call, reached through the role's data scope;
- * - `platform`: every company (the platform administrator's calls).
+ * - `platform`: every company (the platform administrator's calls: the companies themselves): only the platform
+ *   administrator (`*:*`) may call it, whatever permissions a company's role holds (company:manage is also a
+ *   company administrator's, for their own company).
  */
 export type AccessScope = 'none' | 'own' | 'company' | 'set' | 'site' | 'platform';
 
@@ -68,8 +70,9 @@ function flawOf(access: Access): string | null {
 /**
  * Reads every route's declaration. A /yewu route without one, or with a malformed one, stops the server from
  * starting (the error names the method and URL). A route that is not public gets one gate before its schema is
- * checked: the caller is signed in (101, 50008, 50012, 50014 otherwise) and, when the route names permissions,
- * their role grants one of them (403 otherwise). Which sets, stations and rows the caller reaches stays the
+ * checked: the caller is signed in (101, 50008, 50012, 50014 otherwise), is the platform administrator when the
+ * route's scope is `platform`, and, when the route names permissions, their role grants one of them (403
+ * otherwise). Which sets, stations and rows the caller reaches stays the
  * services' decision (data scope, ownership, subscriptions).
  */
 export default fp(
@@ -83,9 +86,12 @@ export default fp(
       if (flaw) throw new Error(`${what} declares its access wrongly: ${flaw}`);
       if ('public' in declared) return;
       const required = permissionsOf(declared);
+      const platformOnly = declared.scope === 'platform';
       const gate = async (req: FastifyRequest) => {
         await app.requireUser(req);
-        if (required && !hasAnyPermission(req.grant!.permissions, required)) throw forbidden();
+        const granted = req.grant!.permissions;
+        if (platformOnly && !granted.includes(ALL_PERMISSIONS)) throw forbidden();
+        if (required && !hasAnyPermission(granted, required)) throw forbidden();
       };
       // After the route's own preValidation steps (a form may carry the token the gate reads).
       route.preValidation = [...[route.preValidation ?? []].flat(), gate];

@@ -54,7 +54,7 @@ export async function protocolRoutes(app: FastifyInstance, opts: { protocols: Pr
       body: protocolListRequest,
       response: { 200: envelope(protocolListResponse) },
     },
-    config: { access: { permission: Permission.protocolManage, scope: 'platform' } },
+    config: { access: { permission: Permission.protocolManage, scope: 'none' } },
     handler: async (req, reply) => reply.ok(await protocols.list(req.body, req.lang)),
   });
 
@@ -66,7 +66,7 @@ export async function protocolRoutes(app: FastifyInstance, opts: { protocols: Pr
       params: protocolIdParams,
       response: { 200: envelope(protocolDetail) },
     },
-    config: { access: { permission: Permission.protocolManage, scope: 'platform' } },
+    config: { access: { permission: Permission.protocolManage, scope: 'none' } },
     handler: async (req, reply) => reply.ok(await protocols.info(req.params.id)),
   });
 
@@ -78,7 +78,7 @@ export async function protocolRoutes(app: FastifyInstance, opts: { protocols: Pr
       response: { 200: envelope(protocolVersionRef) },
     },
     attachValidation: true,
-    config: { access: { permission: Permission.protocolManage, scope: 'platform' } },
+    config: { access: { permission: Permission.protocolManage, scope: 'none' } },
     handler: async (req, reply) => {
       passDocumentProblems(req, ['document']);
       return reply.ok(await protocols.create(req.body.document), 'success.saved');
@@ -92,7 +92,7 @@ export async function protocolRoutes(app: FastifyInstance, opts: { protocols: Pr
       body: protocolCopyRequest,
       response: { 200: envelope(protocolVersionRef) },
     },
-    config: { access: { permission: Permission.protocolManage, scope: 'platform' } },
+    config: { access: { permission: Permission.protocolManage, scope: 'none' } },
     handler: async (req, reply) => reply.ok(await protocols.copy(req.body), 'success.saved'),
   });
 
@@ -104,7 +104,7 @@ export async function protocolRoutes(app: FastifyInstance, opts: { protocols: Pr
       response: { 200: envelope(protocolVersionRef) },
     },
     attachValidation: true,
-    config: { access: { permission: Permission.protocolManage, scope: 'platform' } },
+    config: { access: { permission: Permission.protocolManage, scope: 'none' } },
     handler: async (req, reply) => {
       passDocumentProblems(req, PROTOCOL_PARTS);
       return reply.ok(await protocols.save(req.body), 'success.saved');
@@ -118,7 +118,7 @@ export async function protocolRoutes(app: FastifyInstance, opts: { protocols: Pr
       body: protocolIdRequest,
       response: { 200: envelope(protocolPublishResponse) },
     },
-    config: { access: { permission: Permission.protocolManage, scope: 'platform' } },
+    config: { access: { permission: Permission.protocolManage, scope: 'none' } },
     handler: async (req, reply) => reply.ok(await protocols.publish(req.body.id, actor(req)), 'success.operation'),
   });
 
@@ -129,7 +129,7 @@ export async function protocolRoutes(app: FastifyInstance, opts: { protocols: Pr
       body: protocolIdRequest,
       response: { 200: emptyEnvelope },
     },
-    config: { access: { permission: Permission.protocolManage, scope: 'platform' } },
+    config: { access: { permission: Permission.protocolManage, scope: 'none' } },
     handler: async (req, reply) => {
       await protocols.remove(req.body.id, actor(req));
       return reply.ok(null, 'success.operation');
@@ -143,7 +143,7 @@ export async function protocolRoutes(app: FastifyInstance, opts: { protocols: Pr
       params: protocolIdParams,
       response: { 200: protocolDocumentSchema },
     },
-    config: { access: { permission: Permission.protocolManage, scope: 'platform' } },
+    config: { access: { permission: Permission.protocolManage, scope: 'none' } },
     handler: async (req, reply) => {
       const { fileName, document } = await protocols.exportDocument(req.params.id);
       // A file, not an envelope: its own media type keeps it out of the optional body encryption too.
@@ -162,7 +162,7 @@ export async function protocolRoutes(app: FastifyInstance, opts: { protocols: Pr
       response: { 200: envelope(protocolVersionRef) },
     },
     attachValidation: true,
-    config: { access: { permission: Permission.protocolManage, scope: 'platform' } },
+    config: { access: { permission: Permission.protocolManage, scope: 'none' } },
     handler: async (req, reply) => {
       passDocumentProblems(req, ['document']);
       return reply.ok(await protocols.importDocument(req.body.document), 'success.saved');
