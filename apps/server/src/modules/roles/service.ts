@@ -125,6 +125,10 @@ export function createRoleService(deps: {
     const name = input.name.trim();
     const permissions = [...new Set(input.permissions)].filter((p) => PERMISSION_LIST.includes(p as never));
     if (permissions.length === 0) throw fieldError('permissions', 'roles.noPermissions');
+    // No one hands out more than they hold: a company's administrator cannot give a role protocol:manage (the
+    // platform-wide protocols every company's sets run on), nor anything else their own role lacks.
+    if (!isPlatform(caller.ctx) && permissions.some((p) => !caller.ctx.grant.permissions.includes(p)))
+      throw fieldError('permissions', V.invalid);
     if (input.dataScope === 'all' && !isPlatform(caller.ctx)) throw fieldError('dataScope', 'roles.scopeAllPlatform');
     const chosen = [...new Set(input.menus)].filter((m) => m !== '*');
     const unknown = chosen.find((m) => !OFFERED_NAMES.has(m) && !MENU.some((x) => x.name === m));
@@ -287,7 +291,9 @@ export function createRoleService(deps: {
         children: OFFERED.filter((m) => m.parent === name).map((m) => node(m.name)),
       });
       const pages = OFFERED.filter((m) => !m.parent || !OFFERED_NAMES.has(m.parent)).map((m) => node(m.name));
-      const actions = PERMISSION_LIST.map((p) => ({
+      const actions = PERMISSION_LIST.filter(
+        (p) => isPlatform(caller.ctx) || caller.ctx.grant.permissions.includes(p),
+      ).map((p) => ({
         key: `perm:${p}`,
         title: translate(lang, `permissions.${p}`),
         children: [],
