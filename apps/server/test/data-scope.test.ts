@@ -40,7 +40,7 @@ async function department(company: number, name: string, parent: number | null) 
   return r.id;
 }
 
-async function userWith(scope: string, departmentId: number | null) {
+async function userWith(scope: string, departmentId: number | null, extra: string[] = []) {
   const db = t.app.database.db;
   const role = await db
     .insertInto('role')
@@ -48,7 +48,7 @@ async function userWith(scope: string, departmentId: number | null) {
       company_id: companyId,
       role_key: `scope_${scope}_${n++}`,
       name: `Scope ${scope}`,
-      permissions: JSON.stringify(PERMISSIONS),
+      permissions: JSON.stringify([...PERMISSIONS, ...extra]),
       menus: JSON.stringify(['*']),
       data_scope: scope,
       status: 1,
@@ -348,6 +348,40 @@ describe('moving a set or a station to another department', () => {
     t.app.devices.fleet.scope.invalidate(companyId);
     await expect.poll(() => companyList(users.tree.token), { timeout: 1000, interval: 50 }).toContain('Field crew set');
     expect(await companyList(users.department.token)).not.toContain('Field crew set');
+  });
+});
+
+describe('departments changed through the administration calls', () => {
+  it('a new department below one, a set moved into it, then the department moved away: the tree follows within a second', async () => {
+    // an administrator of the company's departments
+    const admin = await userWith('company', dept.hq, [Permission.departmentManage]);
+    const added = await call(t.app, 'POST', '/dept/add', {
+      token: admin.token,
+      body: { name: 'Night shift', parentId: dept.service },
+    });
+    expect(added.code, added.msg).toBe(200);
+    const id = (
+      await t.app.database.db
+        .selectFrom('department')
+        .select('id')
+        .where('company_id', '=', companyId)
+        .where('name', '=', 'Night shift')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const set = await newSet(t, { companyId, name: 'Night shift set' });
+    expect((await move(users.company.token, [set.token], id)).code).toBe(200);
+    await expect
+      .poll(() => companyList(users.tree.token), { timeout: 1000, interval: 50 })
+      .toContain('Night shift set');
+    // moved to the top of the tree: out of the north region's branch
+    const moved = await call(t.app, 'POST', '/dept/update', {
+      token: admin.token,
+      body: { id, parentId: null },
+    });
+    expect(moved.code, moved.msg).toBe(200);
+    await expect
+      .poll(() => companyList(users.tree.token), { timeout: 1000, interval: 50 })
+      .not.toContain('Night shift set');
   });
 });
 

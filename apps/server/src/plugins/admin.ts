@@ -36,10 +36,17 @@ export default fp(
       auth.forgetUser(userId);
       memberships.forgetUser(userId);
       bus.publish('user', { userId, signOut });
+      // their department or role may have changed: what data scopes reach (theirs, and that of the sets they
+      // own, which belong to their department) is resolved again on every instance
+      app.devices.fleet.scope.invalidate(null);
     };
 
     const users = createUserAdmin({ db, auth, events: { onUserChanged: changed } });
-    const departments = createDepartmentService({ db });
+    // a department moved or deleted: what department-tree scopes reach is resolved again on every instance
+    const departments = createDepartmentService({
+      db,
+      events: { onTreeChanged: (companyId) => app.devices.fleet.scope.invalidate(companyId) },
+    });
     const logos = createLogoStore(app.config.uploadsDir);
     await logos.prepare();
     const companies = createCompanyAdmin({

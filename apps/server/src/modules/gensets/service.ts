@@ -383,7 +383,10 @@ export function createGensetService(opts: GensetServiceOptions) {
             target: set.token,
           });
       });
+      // what scopes reach is resolved again (the department may be new to a cached tree), and every
+      // instance's directory reloads and open pages check again
       opts.directory.invalidate();
+      fleet.scope.invalidate(department?.company_id ?? caller.companyId);
       return { moved: moved.length };
     },
 

@@ -972,6 +972,8 @@ export function createSiteService(opts: SiteServiceOptions) {
         }
       });
       changed();
+      // what scopes reach is resolved again (the department may be new to a cached tree), on every instance
+      fleet.scope.invalidate(department?.company_id ?? caller.ctx.user.company_id);
       return { moved: moved.length };
     },
 
