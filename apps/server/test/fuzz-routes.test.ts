@@ -198,6 +198,53 @@ async function throwaway(w: World) {
   return { ...user, token: await login(w.t.app, user.account, user.password) };
 }
 
+/** A company as the platform administrator's form sends it. */
+const FUZZ_COMPANY = { name: 'Fuzz company', currency: 'EUR', timeZone: 'Europe/Berlin', hosts: [] as string[] };
+
+/** A one-pixel PNG logo as a multipart form. */
+function logoForm(): RawBody {
+  const boundary = 'FuzzLogoBoundary';
+  const png = Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+    'base64',
+  );
+  return {
+    raw: Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="logo.png"\r\nContent-Type: image/png\r\n\r\n`,
+      ),
+      png,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
+}
+
+/** A department of the demo company, made for the call. */
+async function fuzzDepartment(w: World): Promise<number> {
+  const res = await call(w.t.app, 'POST', '/dept/add', {
+    token: w.sessions.company,
+    body: { name: `Fuzz department ${w.n++}` },
+  });
+  return res.data.id as number;
+}
+
+/** The id of a built-in role of the demo company. */
+async function companyRole(w: World, key: string): Promise<number> {
+  const role = await w.t.app.database.db
+    .selectFrom('role')
+    .select('id')
+    .where('company_id', '=', w.refs['company.own'] as number)
+    .where('role_key', '=', key)
+    .executeTakeFirstOrThrow();
+  return role.id;
+}
+
+/** A fresh operator of the demo company, for the calls that change or remove a person. */
+function member(w: World) {
+  return freshUser(w.t, { companyId: w.refs['company.own'] as number, role: 'operator' });
+}
+
 /** A public address given by number (no name to resolve): a webhook the server accepts. */
 const WEBHOOK_URL = 'https://93.184.215.14/hook';
 
@@ -447,6 +494,90 @@ const ROUTES: Record<string, RouteCase> = {
     example: async (w) => ({ identity: 'company', params: { id: String(w.refs['company.own']) } }),
     hints: { id: fc.constantFrom(ref('company.own'), ref('company.other')) },
   },
+  // Administration: companies (the platform administrator), the department tree and the company's people.
+  'GET /yewu/company/list': { writes: false, example: get('platform', { query: { search: 'demo' } }) },
+  'POST /yewu/company/add': {
+    writes: true,
+    example: async (w) => ({ identity: 'platform', body: { ...FUZZ_COMPANY, name: `Fuzz company ${w.n++}` } }),
+    hints: {
+      hosts: fc.constantFrom([], ['demo.localhost'], ['fuzz.example.com']),
+      timeZone: fc.constantFrom('UTC', 'Mars/Base'),
+    },
+  },
+  'POST /yewu/company/update': {
+    writes: true,
+    example: post('platform', { ...FUZZ_COMPANY, id: ref('company.other'), name: 'Fuzz other company' }),
+    hints: { id: fc.constantFrom(ref('company.own'), ref('company.other')) },
+  },
+  'POST /yewu/company/del': {
+    writes: true,
+    example: async (w) => {
+      const added = await call(w.t.app, 'POST', '/company/add', {
+        token: w.sessions.platform,
+        body: { ...FUZZ_COMPANY, name: `Fuzz doomed ${w.n++}` },
+      });
+      return { identity: 'platform', body: { id: added.data.id as number } };
+    },
+    hints: { id: fc.constantFrom(ref('company.own'), ref('company.other')) },
+  },
+  'GET /yewu/company/getIdentifie/:id': {
+    writes: false,
+    example: async (w) => ({ identity: 'company', params: { id: String(w.refs['company.own']) } }),
+    hints: { id: fc.constantFrom(ref('company.own'), ref('company.other')) },
+  },
+  'GET /yewu/company/getUserCompanyList': { writes: false, example: get('company') },
+  'POST /yewu/company/uploadLogo': {
+    writes: true,
+    example: async () => ({ identity: 'platform', raw: logoForm() }),
+  },
+  'GET /yewu/dept/list': { writes: false, example: get('company') },
+  'POST /yewu/dept/add': { writes: true, example: post('company', { name: 'Fuzz department' }) },
+  'POST /yewu/dept/update': {
+    writes: true,
+    example: async (w) => ({ identity: 'company', body: { id: await fuzzDepartment(w), name: 'Fuzz renamed' } }),
+  },
+  'POST /yewu/dept/delete': {
+    writes: true,
+    example: async (w) => ({ identity: 'company', body: { id: await fuzzDepartment(w) } }),
+  },
+  'GET /yewu/user/list': {
+    writes: false,
+    example: get('company', { query: { search: 'example', status: 'enabled' } }),
+  },
+  'GET /yewu/user/info/:id': {
+    writes: false,
+    example: async (w) => ({ identity: 'company', params: { id: String(w.refs['user.manager']) } }),
+  },
+  'POST /yewu/user/add': {
+    writes: true,
+    example: async (w) => ({
+      identity: 'company',
+      body: { account: `fuzz${w.n++}@example.com`, roleId: await companyRole(w, 'operator'), password: 'Temp#2026x' },
+    }),
+  },
+  'POST /yewu/user/update': {
+    writes: true,
+    example: async (w) => ({ identity: 'company', body: { userId: (await member(w)).id, nickname: 'Fuzzed' } }),
+  },
+  'POST /yewu/user/updateUserid': {
+    writes: true,
+    example: async (w) => ({
+      identity: 'company',
+      body: { userId: (await member(w)).id, roleId: await companyRole(w, 'viewer') },
+    }),
+  },
+  'POST /yewu/user/delete': {
+    writes: true,
+    example: async (w) => ({ identity: 'company', body: { userId: (await member(w)).id } }),
+  },
+  'POST /yewu/user/resetpassword': {
+    writes: true,
+    example: async (w) => ({ identity: 'company', body: { userId: (await member(w)).id, password: 'Reset#2026x' } }),
+  },
+  'POST /yewu/user/userStatus': {
+    writes: true,
+    example: async (w) => ({ identity: 'company', body: { userId: (await member(w)).id, status: 'disabled' } }),
+  },
   'GET /yewu/help/list': { writes: false, example: get('company') },
   'GET /yewu/help/info': {
     writes: false,
@@ -553,6 +684,14 @@ const ROUTES: Record<string, RouteCase> = {
   'POST /yewu/genset/list': { writes: false, example: post('company', { status: 'all', sort: 'status' }) },
   'POST /yewu/genset/export': { writes: false, example: post('company', { scope: 'list', format: 'csv' }) },
   'POST /yewu/genset/protocols': { writes: false, example: post('company', {}) },
+  'POST /yewu/genset/departments': { writes: false, example: post('company', {}) },
+  'POST /yewu/genset/setDepartment': {
+    writes: true,
+    example: post('company', { tokens: [ref('set.bare')], departmentId: null }),
+    hints: {
+      tokens: fc.array(fc.constantFrom(ref('set.bare'), ref('set.foreign')), { minLength: 1, maxLength: 2 }),
+    },
+  },
   'POST /yewu/genset/resetcodes': {
     writes: true,
     example: post('company', { token: ref('set.bare') }),
@@ -813,6 +952,11 @@ const ROUTES: Record<string, RouteCase> = {
       body: { name: `Fuzz station ${w.n++}`, timeZone: 'Europe/Istanbul', capacityKwh: 100, ratingKw: 50 },
     }),
     hints: { modemId: fc.constantFrom(ref('modem.key'), 'NOPE'), timeZone: fc.constantFrom('UTC', 'Mars/Base') },
+  },
+  'POST /yewu/site/setDepartment': {
+    writes: true,
+    example: post('company', { tokens: [ref('site.own')], departmentId: null }),
+    hints: { tokens: fc.array(fc.constantFrom(ref('site.own'), ref('site.foreign')), { minLength: 1, maxLength: 2 }) },
   },
   'POST /yewu/site/edit': {
     writes: true,

@@ -3,7 +3,7 @@
 // a user whose role has it (and nothing else changed) is served. Roles made here differ only in that one
 // permission.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LANGUAGES, Permission, ResultCode, type Language } from '@genset/protocol';
+import { ALL_PERMISSIONS, LANGUAGES, Permission, ResultCode, type Language } from '@genset/protocol';
 import { translate } from '../src/i18n/messages.ts';
 import { createUser, MENU } from '../src/seed/base.ts';
 import { call, createTestApp, login, type TestApp } from './helpers.ts';
@@ -57,6 +57,19 @@ const ROUTES: Record<string, { menu: string; calls: (token: string) => Call[] }>
   [Permission.siteManage]: {
     menu: 'stationAdd',
     calls: () => [['POST', '/ems/template/save', SITE_TEMPLATE]],
+  },
+  // the platform administrator's company management (its menu entry asks for everything)
+  [ALL_PERMISSIONS]: {
+    menu: 'companies',
+    calls: () => [['GET', '/company/list', { size: '10' }]],
+  },
+  [Permission.departmentManage]: {
+    menu: 'departments',
+    calls: () => [['POST', '/dept/add', { name: 'Permission department' }]],
+  },
+  [Permission.userManage]: {
+    menu: 'users',
+    calls: () => [['GET', '/user/list', { size: '10' }]],
   },
   [Permission.protocolManage]: {
     menu: 'protocolList',
