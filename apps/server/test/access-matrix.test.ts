@@ -290,7 +290,7 @@ const ROWS: Record<string, Row> = {
   'GET /yewu/member/list': needs(P.userManage),
   'POST /yewu/member/audit': { ...needs(P.userManage), targets: { roleId: 'role', departmentId: 'department' } },
   'GET /yewu/log/list': { ...needs(P.logView), targets: { companyId: 'company' }, filters: true },
-  'GET /yewu/log/export': { ...needs(P.logView), targets: { companyId: 'company' }, filters: true },
+  'POST /yewu/log/export': { ...needs(P.logView), targets: { companyId: 'company' }, filters: true },
   // people and departments
   'GET /yewu/user/list': {
     ...needs(P.userManage),
