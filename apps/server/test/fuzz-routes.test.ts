@@ -692,14 +692,6 @@ const ROUTES: Record<string, RouteCase> = {
       tokens: fc.array(fc.constantFrom(ref('set.bare'), ref('set.foreign')), { minLength: 1, maxLength: 2 }),
     },
   },
-  'POST /yewu/genset/departments': { writes: false, example: post('company', {}) },
-  'POST /yewu/genset/setDepartment': {
-    writes: true,
-    example: post('company', { tokens: [ref('set.bare')], departmentId: null }),
-    hints: {
-      tokens: fc.array(fc.constantFrom(ref('set.bare'), ref('set.foreign')), { minLength: 1, maxLength: 2 }),
-    },
-  },
   'POST /yewu/genset/resetcodes': {
     writes: true,
     example: post('company', { token: ref('set.bare') }),
@@ -960,11 +952,6 @@ const ROUTES: Record<string, RouteCase> = {
       body: { name: `Fuzz station ${w.n++}`, timeZone: 'Europe/Istanbul', capacityKwh: 100, ratingKw: 50 },
     }),
     hints: { modemId: fc.constantFrom(ref('modem.key'), 'NOPE'), timeZone: fc.constantFrom('UTC', 'Mars/Base') },
-  },
-  'POST /yewu/site/setDepartment': {
-    writes: true,
-    example: post('company', { tokens: [ref('site.own')], departmentId: null }),
-    hints: { tokens: fc.array(fc.constantFrom(ref('site.own'), ref('site.foreign')), { minLength: 1, maxLength: 2 }) },
   },
   'POST /yewu/site/setDepartment': {
     writes: true,
