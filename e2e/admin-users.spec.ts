@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 import { test as base, expect } from './fixtures.ts';
-import { apiLogin, useToken } from './helpers.ts';
+import { api, apiLogin, signInWithPassword, useToken } from './helpers.ts';
 
 const MANAGER = { username: 'manager@example.com', password: 'Demo#2026' };
 
@@ -93,4 +93,28 @@ test('the administrator adds a department and a person in it, in Chinese', async
   await useToken(page.context(), manager);
   await page.addInitScript(() => localStorage.setItem('lang', 'zh-CN'));
   await addDepartmentAndUser(page, 'zh-CN');
+});
+
+test('a person given a temporary password changes it at sign-in before any page', async ({ page, manager }) => {
+  const roles = await api<{ list: { id: number; roleKey: string }[] }>(
+    page.request,
+    '/role/list?size=50',
+    undefined,
+    manager,
+  );
+  const operator = roles.data.list.find((r) => r.roleKey === 'operator')!;
+  const account = `e2etemp${Date.now().toString(36)}@example.com`;
+  const added = await api(page.request, '/user/add', { account, roleId: operator.id, password: 'Temp#2026x' }, manager);
+  expect(added.code, added.msg).toBe(200);
+
+  await page.goto('/login');
+  await signInWithPassword(page, { username: account, password: 'Temp#2026x' });
+  const form = page.getByTestId('password-required');
+  await expect(form).toBeVisible(LOADED);
+  await form.getByLabel('Old password').fill('Temp#2026x');
+  await form.getByLabel('New password', { exact: true }).fill('Mine#2026yy');
+  await form.getByLabel('Repeat new password').fill('Mine#2026yy');
+  await form.getByRole('button', { name: 'Change password' }).click();
+  await expect(page.getByTestId('user-menu')).toBeVisible(LOADED);
+  await expect(form).toHaveCount(0);
 });
