@@ -317,6 +317,20 @@ describe('invitations and applications', () => {
     expect(me.data.info).toMatchObject({ companyId: companyA, roleId: role, departmentId: departmentA });
     expect(me.data.permissions).toEqual(['genset:view', 'log:view']);
     expect((await call(t.app, 'GET', '/log/list', { token: person.token })).code).toBe(200);
+    // the department's set is within reach, another set of the company is not
+    const inside = await addSet(adminA);
+    const outside = await addSet(adminA);
+    const moved = await call(t.app, 'POST', '/genset/setDepartment', {
+      token: adminA,
+      body: { tokens: [inside.token], departmentId: departmentA },
+    });
+    expect(moved.code, moved.msg).toBe(200);
+    expect(
+      (await call(t.app, 'POST', '/genset/info', { token: person.token, body: { token: inside.token } })).code,
+    ).toBe(200);
+    expect(
+      (await call(t.app, 'POST', '/genset/info', { token: person.token, body: { token: outside.token } })).code,
+    ).toBe(404);
     const done = await call(t.app, 'GET', '/member/list', { token: adminA, query: { status: 'approved' } });
     expect(done.data.list.find((a: { id: number }) => a.id === app.id).reviewedAt).toBeGreaterThan(0);
     expect(

@@ -25,7 +25,7 @@ import {
   TreeSelect,
   Typography,
 } from 'antd';
-import type { TableColumnsType } from 'antd';
+import type { FormRule, TableColumnsType } from 'antd';
 import {
   CheckOutlined,
   CloseOutlined,
@@ -36,11 +36,10 @@ import {
 } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import type { ApplicationStatus, DepartmentNode, InviteItem, MemberItem } from '@genset/protocol';
+import { V, type ApplicationStatus, type DepartmentNode, type InviteItem, type MemberItem } from '@genset/protocol';
 import { ApiError } from '../../api/request.ts';
 import { ErrorState } from '../../components/error-state.tsx';
 import { formatDateTime } from '../../components/format.ts';
-import { useFormRules } from '../../components/form-rules.ts';
 import { usePaging } from '../../components/use-paging.ts';
 import { useDepartmentTree } from './department-api.ts';
 import {
@@ -52,6 +51,12 @@ import {
   useRevokeInvite,
   useRoleList,
 } from './roles-api.ts';
+
+/** A choice that must be made (a date, a number, an option): not text, so no whitespace check. */
+function useNeeded(): FormRule[] {
+  const { t } = useTranslation();
+  return [{ required: true, message: t(V.required) }];
+}
 
 const STATUS_COLOURS: Record<ApplicationStatus, string> = { pending: 'gold', approved: 'green', rejected: 'red' };
 const STATE_COLOURS: Record<InviteItem['state'], string> = {
@@ -85,7 +90,7 @@ function useChoices() {
 function ApproveDialog({ member, onClose }: { member: MemberItem | null; onClose: () => void }) {
   const { t } = useTranslation();
   const { message } = AntApp.useApp();
-  const rules = useFormRules();
+  const needed = useNeeded();
   const [form] = Form.useForm<{ roleId: number; departmentId?: number }>();
   const choices = useChoices();
   const audit = useAuditMember();
@@ -134,7 +139,7 @@ function ApproveDialog({ member, onClose }: { member: MemberItem | null; onClose
         requiredMark={false}
         initialValues={{ roleId: member?.roleId ?? undefined, departmentId: member?.departmentId ?? undefined }}
       >
-        <Form.Item name="roleId" label={t('members.role')} rules={rules.required}>
+        <Form.Item name="roleId" label={t('members.role')} rules={needed}>
           <Select options={choices.roles} data-testid="approve-role" showSearch optionFilterProp="label" />
         </Form.Item>
         <Form.Item name="departmentId" label={t('members.department')}>
@@ -259,7 +264,7 @@ function Applications() {
 function InviteDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const { message } = AntApp.useApp();
-  const rules = useFormRules();
+  const needed = useNeeded();
   const [form] = Form.useForm<{ expiresAt: Dayjs; maxUses: number; roleId?: number; departmentId?: number }>();
   const choices = useChoices();
   const create = useCreateInvite();
@@ -307,7 +312,7 @@ function InviteDialog({ open, onClose }: { open: boolean; onClose: () => void })
         requiredMark={false}
         initialValues={{ expiresAt: dayjs().add(7, 'day').endOf('day'), maxUses: 10 }}
       >
-        <Form.Item name="expiresAt" label={t('members.expiresAt')} rules={rules.required}>
+        <Form.Item name="expiresAt" label={t('members.expiresAt')} rules={needed}>
           <DatePicker
             showTime
             style={{ width: '100%' }}
@@ -315,7 +320,7 @@ function InviteDialog({ open, onClose }: { open: boolean; onClose: () => void })
             data-testid="invite-expiry"
           />
         </Form.Item>
-        <Form.Item name="maxUses" label={t('members.maxUses')} rules={rules.required}>
+        <Form.Item name="maxUses" label={t('members.maxUses')} rules={needed}>
           <InputNumber min={1} max={1000} precision={0} style={{ width: '100%' }} data-testid="invite-uses" />
         </Form.Item>
         <Form.Item name="roleId" label={t('members.proposedRole')}>
