@@ -11,12 +11,13 @@
 // administrator ever holds a name of company A. One server, calls in parallel with bounded concurrency.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { RouteOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
+import fp from 'fastify-plugin';
 import { computeSign, DEFAULT_SIGN_SECRET, Permission, type PermissionString } from '@genset/protocol';
 import { call, createCompany, createTestApp, freshUser, login, type TestApp } from './helpers.ts';
 import { newSet } from './support/history-data.ts';
 import { arbitraryOf, keysOf, type Hints } from './support/zod-arbitrary.ts';
-import { isDeclaredRoute, permissionsOf, type Access } from '../src/plugins/access.ts';
+import accessPlugin, { isDeclaredRoute, permissionsOf, type Access } from '../src/plugins/access.ts';
 
 const ENV = {
   COMMAND_TIMEOUT_MS: '500',
@@ -807,14 +808,29 @@ describe('access matrix', () => {
     expect(disagree, 'declarations that differ from the matrix').toEqual([]);
   });
 
-  it('a route without a declaration stops the server from starting, naming it', async () => {
+  it('a route without a declaration, or with a malformed one, stops the server from starting, naming it', async () => {
+    // The plugin as the server registers it, beside stand-ins of the plugins it follows.
+    const start = async (add: (app: FastifyInstance) => void) => {
+      const app = Fastify();
+      await app.register(fp(async () => {}, { name: 'api-conventions' }));
+      await app.register(fp(async () => {}, { name: 'auth' }));
+      await app.register(accessPlugin);
+      add(app);
+      try {
+        await app.ready();
+      } finally {
+        await app.close();
+      }
+    };
+    await expect(start((app) => app.post('/yewu/matrix/undeclared', async () => ({})))).rejects.toThrow(
+      'POST /yewu/matrix/undeclared does not declare who may call it',
+    );
+    const malformed = { permission: [], scope: 'company' } as unknown as Access;
     await expect(
-      createTestApp(ENV, {
-        extend: (app) => {
-          app.post('/yewu/matrix/undeclared', async () => ({}));
-        },
-      }),
-    ).rejects.toThrow('POST /yewu/matrix/undeclared does not declare who may call it');
+      start((app) => app.get('/yewu/matrix/empty', { config: { access: malformed } }, async () => ({}))),
+    ).rejects.toThrow('GET /yewu/matrix/empty declares its access wrongly');
+    // Routes outside the API need none.
+    await expect(start((app) => app.get('/elsewhere', async () => ({})))).resolves.toBeUndefined();
   });
 
   it('calls every route as every caller: 101 without a session, 403 without the permission, never refused otherwise', async () => {
