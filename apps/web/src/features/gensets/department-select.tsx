@@ -4,7 +4,7 @@
 import { Select } from 'antd';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { DepartmentOptionsResponse, SetDepartmentResponse } from '@genset/protocol';
+import type { DepartmentOption, DepartmentOptionsResponse, SetDepartmentResponse } from '@genset/protocol';
 import { post } from '../../api/request.ts';
 
 export function useDepartmentOptions() {
@@ -23,6 +23,11 @@ export function useSetDepartment(kind: 'genset' | 'site') {
       post<SetDepartmentResponse>(`/${kind}/setDepartment`, body),
     onSuccess: () => client.invalidateQueries({ queryKey: [kind === 'genset' ? 'gensets' : 'sites'] }),
   });
+}
+
+/** The departments as choices: in tree order, each indented by its depth, found by its name alone. */
+export function departmentChoices(list: readonly DepartmentOption[]) {
+  return list.map((d) => ({ value: d.id, title: d.name, label: `${'\u2003'.repeat(d.depth)}${d.name}` }));
 }
 
 /**
@@ -52,11 +57,7 @@ export function DepartmentSelect({
       value={value ?? undefined}
       onChange={(v) => onChange?.(v ?? null)}
       placeholder={current ? t('gensets.department.owners', { name: current }) : t('gensets.department.none')}
-      options={(options.data?.list ?? []).map((d) => ({
-        value: d.id,
-        title: d.name,
-        label: `${'\u2003'.repeat(d.depth)}${d.name}`,
-      }))}
+      options={departmentChoices(options.data?.list ?? [])}
       data-testid="department-select"
     />
   );
