@@ -508,6 +508,18 @@ describe('switching companies', () => {
       home: false,
     });
 
+    // signing in on the host name of a company of theirs starts there; a stranger is not let in on it
+    const onHost = await call(t.app, 'POST', '/user/login', {
+      body: { username: p.account, password: p.password, hostname: 'demo.localhost' },
+    });
+    expect(onHost.code, onHost.msg).toBe(200);
+    expect(onHost.data.companyid).toBe(demoCompany);
+    const outsider = await freshUser(t, { companyId: home, role: 'operator' });
+    const refusedHost = await call(t.app, 'POST', '/user/login', {
+      body: { username: outsider.account, password: outsider.password, hostname: 'demo.localhost' },
+    });
+    expect(refusedHost.code).toBe(ResultCode.invalid);
+
     // a company they do not belong to is ignored: the call acts for their home company
     const stranger = await createCompany(t, `Stranger ${uid()}`);
     const ignored = await call(t.app, 'GET', '/user/info', { token, headers: { 'x-companyid': String(stranger) } });

@@ -161,7 +161,9 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
     return new AppError(ResultCode.invalid, 'errors.badCredentials');
   }
 
-  async function openSession(user: UserRow, client: ClientInfo): Promise<LoginResponse> {
+  /** `startIn`: another company of the person's to start in (the one the sign-in page's host name is bound to). */
+  async function openSession(user: UserRow, client: ClientInfo, startIn?: number): Promise<LoginResponse> {
+    const companyId = startIn ?? user.company_id;
     const now = Date.now();
     if (config.singleSession) await revokeUserSessions(user.id, now, 'replaced');
     const token = newToken();
@@ -179,25 +181,35 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
     const company = await deps.db
       .selectFrom('company')
       .select(['index_template'])
-      .where('id', '=', user.company_id)
+      .where('id', '=', companyId)
       .executeTakeFirst();
     return {
       utoken: token,
       indextemplate: company?.index_template ?? 'default',
-      companyid: user.company_id,
+      companyid: companyId,
       mustChangePassword: user.must_change_password === 1,
     };
   }
 
-  /** A host bound to one company admits that company's users (and the platform's) only. */
-  async function hostAdmits(user: UserRow, hostname: string | undefined): Promise<boolean> {
+  /**
+   * A host bound to one company admits the people of that company (and the platform's) only: true for any host
+   * the person may sign in on, or the id of another company of theirs the host is bound to (they start there).
+   */
+  async function hostAdmits(user: UserRow, hostname: string | undefined): Promise<boolean | number> {
     if (!hostname || user.company_id === 1) return true;
     const bound = await deps.db
       .selectFrom('company_host')
       .select('company_id')
       .where('host', '=', hostname.toLowerCase())
       .executeTakeFirst();
-    return !bound || bound.company_id === user.company_id;
+    if (!bound || bound.company_id === user.company_id) return true;
+    const member = await deps.db
+      .selectFrom('user_company')
+      .select('company_id')
+      .where('user_id', '=', user.id)
+      .where('company_id', '=', bound.company_id)
+      .executeTakeFirst();
+    return member ? bound.company_id : false;
   }
 
   async function consumeCode(target: string, purpose: string, code: string): Promise<boolean> {
@@ -227,12 +239,13 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
       await checkLocks(key, client.ip, account);
       const user = await repo.findUserByAccount(account);
       const good = await verifyPassword(user?.password_hash ?? null, input.password);
-      if (!user || !good || user.status === 'deleted' || !(await hostAdmits(user, input.hostname))) {
+      const admitted = user && good && user.status !== 'deleted' ? await hostAdmits(user, input.hostname) : false;
+      if (!user || admitted === false) {
         throw await recordFailure(key, client.ip, account);
       }
       if (user.status !== 'active') throw new AppError(ResultCode.forbidden, 'errors.accountDisabled');
       await repo.clearThrottle(key);
-      const session = await openSession(user, client);
+      const session = await openSession(user, client, typeof admitted === 'number' ? admitted : undefined);
       await writeLog(user, 'log.signedIn', { method: 'password' }, client.ip);
       return session;
     },
@@ -243,13 +256,14 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
       await checkLocks(key, client.ip, account);
       const user = await repo.findUserByAccount(account);
       const good = await consumeCode(account, 'login', input.code);
-      if (!user || !good || user.status === 'deleted' || !(await hostAdmits(user, input.hostname))) {
+      const admitted = user && good && user.status !== 'deleted' ? await hostAdmits(user, input.hostname) : false;
+      if (!user || admitted === false) {
         const failure = await recordFailure(key, client.ip, account);
         throw failure.code === ResultCode.invalid ? new AppError(ResultCode.invalid, 'errors.codeInvalid') : failure;
       }
       if (user.status !== 'active') throw new AppError(ResultCode.forbidden, 'errors.accountDisabled');
       await repo.clearThrottle(key);
-      const session = await openSession(user, client);
+      const session = await openSession(user, client, typeof admitted === 'number' ? admitted : undefined);
       await writeLog(user, 'log.signedIn', { method: 'code' }, client.ip);
       return session;
     },

@@ -130,8 +130,10 @@ export function createCompanyAdmin(deps: { db: Db; events: CompanyAdminEvents })
             .as('sets'),
           eb
             .selectFrom('user_company as m')
+            .innerJoin('users as u', 'u.id', 'm.user_id')
             .select((e) => e.fn.countAll<number>().as('n'))
             .whereRef('m.company_id', '=', 'c.id')
+            .where('u.status', '!=', 'deleted')
             .as('users'),
         ])
         .orderBy('c.id')
