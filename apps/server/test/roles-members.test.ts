@@ -441,6 +441,18 @@ describe('operation log', () => {
     const set = await addSet(token);
     await expectOne(before, 'log.gensetAdded');
 
+    // a group of sets, changed and deleted
+    before = await count();
+    const group = await call(t.app, 'POST', '/genset/savedevxml', {
+      token,
+      body: { name: `Group ${uid()}`, kind: 'multi', members: [set.token] },
+    });
+    expect(group.code, group.msg).toBe(200);
+    await expectOne(before, 'log.groupCreated');
+    before = await count();
+    await call(t.app, 'POST', '/genset/delZu', { token, body: { token: group.data.token } });
+    await expectOne(before, 'log.groupDeleted');
+
     // a subscription: another person of the company subscribes with the set's code
     const sub = await freshUser(t, { companyId: companyA, role: 'viewer' });
     const subToken = await login(t.app, sub.account, sub.password);

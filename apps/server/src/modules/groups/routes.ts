@@ -59,7 +59,7 @@ export async function groupRoutes(app: FastifyInstance, opts: { groups: GroupSer
       response: { 200: envelope(groupSaveResponse) },
     },
     config: { ...config, access: { signedIn: true, scope: 'set' } },
-    handler: async (req, reply) => reply.ok(await groups.save(req.session!, req.body), 'groups.saved'),
+    handler: async (req, reply) => reply.ok(await groups.save(req.session!, req.body, req.ip), 'groups.saved'),
   });
 
   r.post('/genset/delZu', {
@@ -70,6 +70,7 @@ export async function groupRoutes(app: FastifyInstance, opts: { groups: GroupSer
       response: { 200: envelope(groupDeleteResponse) },
     },
     config: { ...config, access: { signedIn: true, scope: 'set' } },
-    handler: async (req, reply) => reply.ok(await groups.remove(req.session!, req.body.token), 'groups.deleted'),
+    handler: async (req, reply) =>
+      reply.ok(await groups.remove(req.session!, req.body.token, req.ip), 'groups.deleted'),
   });
 }

@@ -17,6 +17,7 @@ import {
 import type { Db } from '../../db/database.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import type { SessionContext } from '../auth/service.ts';
+import { writeOperationLog } from '../../lib/operation-log.ts';
 import type { DeviceService } from '../devices/service.ts';
 import { atLeast, rightsFrom, type Fleet, type GensetRow, type Rights } from '../devices/fleet.ts';
 import type { ProtocolStore } from '../devices/protocols.ts';
@@ -196,7 +197,7 @@ export function createGroupService(opts: GroupServiceOptions) {
       };
     },
 
-    async save(ctx: SessionContext, input: GroupSaveRequest): Promise<{ token: string; created: boolean }> {
+    async save(ctx: SessionContext, input: GroupSaveRequest, ip = ''): Promise<{ token: string; created: boolean }> {
       const existing = input.token ? await load(ctx, input.token) : null;
       if (existing && existing.least !== 'manage') throw new AppError(ResultCode.forbidden, 'groups.needsManage');
 
@@ -249,13 +250,30 @@ export function createGroupService(opts: GroupServiceOptions) {
         items,
         gensetIds: sets.map((s) => s.id),
       });
+      await writeOperationLog(db, {
+        ctx,
+        companyId,
+        ip,
+        matter: groupId === null ? 'log.groupCreated' : 'log.groupUpdated',
+        feedback: { name, kind, sets: sets.length },
+        target: `group:${saved.token}`,
+      });
       return { token: saved.token, created: groupId === null };
     },
 
-    async remove(ctx: SessionContext, token: string): Promise<{ deleted: number }> {
+    async remove(ctx: SessionContext, token: string, ip = ''): Promise<{ deleted: number }> {
       const { group, least } = await load(ctx, token);
       if (least !== 'manage') throw new AppError(ResultCode.forbidden, 'groups.needsManage');
-      return { deleted: await repository.remove(group.id) };
+      const deleted = await repository.remove(group.id);
+      await writeOperationLog(db, {
+        ctx,
+        companyId: group.company_id,
+        ip,
+        matter: 'log.groupDeleted',
+        feedback: { name: group.name },
+        target: `group:${group.token}`,
+      });
+      return { deleted };
     },
   };
 }

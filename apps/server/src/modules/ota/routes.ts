@@ -25,6 +25,7 @@ import {
 } from '@genset/protocol';
 import { envelope } from '../../lib/envelope.ts';
 import { AppError } from '../../lib/errors.ts';
+import { writeOperationLog } from '../../lib/operation-log.ts';
 import type { FirmwareStore, IncomingFirmware } from './files.ts';
 import type { OtaService } from './service.ts';
 
@@ -126,6 +127,16 @@ export function parseRange(header: string | undefined, size: number): { start: n
 }
 
 export async function otaRoutes(app: FastifyInstance, opts: { ota: OtaService; store: FirmwareStore }) {
+  /** One operation-log entry for a firmware write that succeeded. */
+  const logged = (req: FastifyRequest, matter: string, feedback: Record<string, unknown>, target: string) =>
+    writeOperationLog(app.database.db, {
+      ctx: req.session!,
+      companyId: req.session!.user.company_id,
+      ip: req.ip,
+      matter,
+      feedback,
+      target,
+    });
   const { ota, store } = opts;
   await app.register(multipart, {
     limits: { fileSize: OTA_FILE_BYTES_MAX, files: 1, fieldSize: FIELD_BYTES_MAX },
@@ -149,7 +160,9 @@ export async function otaRoutes(app: FastifyInstance, opts: { ota: OtaService; s
     },
     handler: async (req, reply) => {
       const { fields, file } = await receiveForm(req, store);
-      return reply.ok(await ota.upload(req.session!, fields, file), 'ota.uploaded');
+      const uploaded = await ota.upload(req.session!, fields, file);
+      await logged(req, 'log.firmwareUploaded', { name: fields.name, version: fields.version }, 'firmware');
+      return reply.ok(uploaded, 'ota.uploaded');
     },
   });
 
@@ -173,6 +186,7 @@ export async function otaRoutes(app: FastifyInstance, opts: { ota: OtaService; s
     config: { fieldLabels: { id: 'firmwareFile' }, access: { permission: Permission.otaManage, scope: 'company' } },
     handler: async (req, reply) => {
       await ota.deleteFile(req.session!, req.body.id);
+      await logged(req, 'log.firmwareDeleted', { id: req.body.id }, `firmware:${req.body.id}`);
       return reply.ok(null, 'ota.deleted');
     },
   });
@@ -191,7 +205,16 @@ export async function otaRoutes(app: FastifyInstance, opts: { ota: OtaService; s
       fieldLabels: { fileId: 'firmwareFile', tokens: 'sets', concurrency: 'concurrency' },
       access: { permission: Permission.otaManage, scope: 'company' },
     },
-    handler: async (req, reply) => reply.ok(await ota.assign(req.session!, req.body), 'ota.assigned'),
+    handler: async (req, reply) => {
+      const assigned = await ota.assign(req.session!, req.body);
+      await logged(
+        req,
+        'log.firmwareAssigned',
+        { file: req.body.fileId, sets: assigned.jobs },
+        `firmware:${req.body.fileId}`,
+      );
+      return reply.ok(assigned, 'ota.assigned');
+    },
   });
 
   r.get('/ota/job/list', {
@@ -217,6 +240,7 @@ export async function otaRoutes(app: FastifyInstance, opts: { ota: OtaService; s
     config: { fieldLabels: { id: 'upgradeJob' }, access: { permission: Permission.otaManage, scope: 'company' } },
     handler: async (req, reply) => {
       await ota.cancel(req.session!, req.body.id);
+      await logged(req, 'log.firmwareCancelled', { job: req.body.id }, `upgrade:${req.body.id}`);
       return reply.ok(null, 'ota.cancelled');
     },
   });
