@@ -94,6 +94,7 @@ const catalog: DomainCatalog = {
     'log.firmwareDeleted': 'Firmware file deleted',
     'log.firmwareAssigned': 'Firmware upgrade started on {sets} sets',
     'log.firmwareCancelled': 'Firmware upgrade cancelled',
+    'log.reportSaved': 'Report of {name} saved',
   },
   'zh-CN': {
     'permissions.genset:view': '查看机组',
@@ -186,6 +187,7 @@ const catalog: DomainCatalog = {
     'log.firmwareDeleted': '删除固件文件',
     'log.firmwareAssigned': '对 {sets} 台机组发起固件升级',
     'log.firmwareCancelled': '取消固件升级',
+    'log.reportSaved': '保存 {name} 的报告',
   },
   'zh-TW': {
     'permissions.genset:view': '檢視機組',
@@ -278,6 +280,7 @@ const catalog: DomainCatalog = {
     'log.firmwareDeleted': '刪除韌體檔案',
     'log.firmwareAssigned': '對 {sets} 台機組發起韌體升級',
     'log.firmwareCancelled': '取消韌體升級',
+    'log.reportSaved': '儲存 {name} 的報告',
   },
   'ru-RU': {
     'permissions.genset:view': 'Просмотр генераторов',
@@ -370,6 +373,7 @@ const catalog: DomainCatalog = {
     'log.firmwareDeleted': 'Удалён файл прошивки',
     'log.firmwareAssigned': 'Запущено обновление прошивки на {sets} генераторах',
     'log.firmwareCancelled': 'Обновление прошивки отменено',
+    'log.reportSaved': 'Сохранён отчёт по {name}',
   },
   'es-ES': {
     'permissions.genset:view': 'Ver grupos',
@@ -462,6 +466,7 @@ const catalog: DomainCatalog = {
     'log.firmwareDeleted': 'Archivo de firmware eliminado',
     'log.firmwareAssigned': 'Actualización de firmware iniciada en {sets} grupos',
     'log.firmwareCancelled': 'Actualización de firmware cancelada',
+    'log.reportSaved': 'Informe de {name} guardado',
   },
   'tr-TR': {
     'permissions.genset:view': 'Jeneratörleri görüntüleme',
@@ -554,6 +559,7 @@ const catalog: DomainCatalog = {
     'log.firmwareDeleted': 'Donanım yazılımı dosyası silindi',
     'log.firmwareAssigned': '{sets} jeneratörde donanım yazılımı güncellemesi başlatıldı',
     'log.firmwareCancelled': 'Donanım yazılımı güncellemesi iptal edildi',
+    'log.reportSaved': '{name} raporu kaydedildi',
   },
 };
 

@@ -16,6 +16,7 @@ import {
   Permission,
 } from '@genset/protocol';
 import { envelope } from '../../lib/envelope.ts';
+import { writeOperationLog } from '../../lib/operation-log.ts';
 import type { ReportExport } from './export.ts';
 import type { ReportService } from './service.ts';
 
@@ -78,7 +79,21 @@ export async function reportRoutes(app: FastifyInstance, opts: { reports: Report
     attachValidation: true,
     handler: async (req, reply) => {
       passFormProblems(req);
-      return reply.ok(await reports.save(req.session!, req.body), 'success.saved');
+      const saved = await reports.save(req.session!, req.body);
+      const set = await app.database.db
+        .selectFrom('genset')
+        .select(['company_id', 'name'])
+        .where('token', '=', req.body.token)
+        .executeTakeFirst();
+      await writeOperationLog(app.database.db, {
+        ctx: req.session!,
+        companyId: set?.company_id ?? req.companyId,
+        ip: req.ip,
+        matter: 'log.reportSaved',
+        feedback: { name: set?.name ?? req.body.token, type: req.body.type },
+        target: req.body.token,
+      });
+      return reply.ok(saved, 'success.saved');
     },
   });
 
