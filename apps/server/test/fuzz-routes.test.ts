@@ -20,6 +20,7 @@ import {
   layoutS,
 } from '@genset/protocol';
 import { call, createCompany, createTestApp, freshUser, lastCode, login, PG_URL, type TestApp } from './helpers.ts';
+import { createUser } from '../src/seed/base.ts';
 import { moduleFor, newSet, RUNNING, insertAlarm } from './support/history-data.ts';
 import { connectFakeModule } from './support/fake-module.ts';
 import { arbitraryOf, keysOf, type Hints } from './support/zod-arbitrary.ts';
@@ -226,6 +227,45 @@ async function fuzzDepartment(w: World): Promise<number> {
     token: w.sessions.company,
     body: { name: `Fuzz department ${w.n++}` },
   });
+  return res.data.id as number;
+}
+
+/** A role of the demo company made for one call. */
+async function fuzzRole(w: World): Promise<number> {
+  const res = await call(w.t.app, 'POST', '/role/save', {
+    token: w.sessions.company,
+    body: { name: `Fuzz role ${w.n++}`, permissions: ['genset:view'], dataScope: 'department' },
+  });
+  return res.data.id as number;
+}
+
+/** An invitation of the demo company made for one call. */
+async function fuzzInvite(w: World): Promise<{ id: number; code: string }> {
+  const res = await call(w.t.app, 'POST', '/invite/create', {
+    token: w.sessions.company,
+    body: { expiresAt: Date.now() + 3_600_000, maxUses: 5 },
+  });
+  return res.data as { id: number; code: string };
+}
+
+/** A personal account of the platform company, signed in: someone who may apply through an invitation. */
+async function applicant(w: World): Promise<string> {
+  const db = w.t.app.database.db;
+  const role = await db
+    .selectFrom('role')
+    .select('id')
+    .where('company_id', '=', 1)
+    .where('role_key', '=', 'personal')
+    .executeTakeFirstOrThrow();
+  const account = `fuzz-applicant-${w.n++}@example.com`;
+  await createUser(db, { companyId: 1, roleId: role.id, account, password: 'Start#2026', nickname: 'Applicant' });
+  return login(w.t.app, account, 'Start#2026');
+}
+
+/** A person's application to the demo company, waiting for review. */
+async function fuzzApplication(w: World): Promise<number> {
+  const invite = await fuzzInvite(w);
+  const res = await call(w.t.app, 'POST', '/invite/apply', { token: await applicant(w), body: { code: invite.code } });
   return res.data.id as number;
 }
 
@@ -530,6 +570,58 @@ const ROUTES: Record<string, RouteCase> = {
     writes: true,
     example: async () => ({ identity: 'platform', raw: logoForm() }),
   },
+  'GET /yewu/role/list': { writes: false, example: get('company', { query: { name: 'a', status: '1' } }) },
+  'GET /yewu/role/info/:id': {
+    writes: false,
+    example: async (w) => ({ identity: 'company', params: { id: String(await companyRole(w, 'viewer')) } }),
+  },
+  'POST /yewu/role/save': {
+    writes: true,
+    example: async (w) => ({
+      identity: 'company',
+      body: { name: `Fuzz role ${w.n++}`, permissions: ['genset:view', 'alarm:view'], dataScope: 'company' },
+    }),
+  },
+  'POST /yewu/role/update': {
+    writes: true,
+    example: async (w) => ({
+      identity: 'company',
+      body: { id: await fuzzRole(w), name: `Fuzz renamed ${w.n++}`, permissions: ['genset:view'], dataScope: 'self' },
+    }),
+  },
+  'POST /yewu/role/delete': {
+    writes: true,
+    example: async (w) => ({ identity: 'company', body: { id: await fuzzRole(w) } }),
+  },
+  'POST /yewu/user/roleStatus': {
+    writes: true,
+    example: async (w) => ({ identity: 'company', body: { id: await fuzzRole(w), status: 0 } }),
+  },
+  'GET /yewu/role/getDataAuthRole': { writes: false, example: get('company') },
+  'POST /yewu/invite/create': {
+    writes: true,
+    example: async () => ({ identity: 'company', body: { expiresAt: Date.now() + 3_600_000, maxUses: 3 } }),
+  },
+  'GET /yewu/invite/list': { writes: false, example: get('company') },
+  'POST /yewu/invite/revoke': {
+    writes: true,
+    example: async (w) => ({ identity: 'company', body: { id: (await fuzzInvite(w)).id } }),
+  },
+  'GET /yewu/invite/info/:code': {
+    writes: false,
+    example: async (w) => ({ identity: 'none', params: { code: (await fuzzInvite(w)).code } }),
+  },
+  'POST /yewu/invite/apply': {
+    writes: true,
+    example: async (w) => ({ identity: { token: await applicant(w) }, body: { code: (await fuzzInvite(w)).code } }),
+  },
+  'GET /yewu/member/list': { writes: false, example: get('company', { query: { status: 'pending' } }) },
+  'POST /yewu/member/audit': {
+    writes: true,
+    example: async (w) => ({ identity: 'company', body: { id: await fuzzApplication(w), action: 'reject' } }),
+  },
+  'GET /yewu/log/list': { writes: false, example: get('company', { query: { keyword: 'example' } }) },
+  'POST /yewu/log/export': { writes: false, example: post('company', { matter: 'log.signedIn' }) },
   'GET /yewu/dept/list': { writes: false, example: get('company') },
   'POST /yewu/dept/add': { writes: true, example: post('company', { name: 'Fuzz department' }) },
   'POST /yewu/dept/update': {
