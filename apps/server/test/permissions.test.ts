@@ -71,6 +71,17 @@ const ROUTES: Record<string, { menu: string; calls: (token: string) => Call[] }>
     menu: 'users',
     calls: () => [['GET', '/user/list', { size: '10' }]],
   },
+  [Permission.roleManage]: {
+    menu: 'roles',
+    calls: () => [
+      ['GET', '/role/list', { size: '10' }],
+      ['GET', '/role/getDataAuthRole'],
+    ],
+  },
+  [Permission.logView]: {
+    menu: 'oplog',
+    calls: () => [['GET', '/log/list', { size: '10' }]],
+  },
   [Permission.protocolManage]: {
     menu: 'protocolList',
     calls: () => [
