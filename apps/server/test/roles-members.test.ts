@@ -441,6 +441,11 @@ describe('operation log', () => {
     const set = await addSet(token);
     await expectOne(before, 'log.gensetAdded');
 
+    // the account itself
+    before = await count();
+    expect((await call(t.app, 'POST', '/user/updateProfile', { token, body: { nickname: 'Renamed' } })).code).toBe(200);
+    await expectOne(before, 'log.profileChanged');
+
     // a group of sets, changed and deleted
     before = await count();
     const group = await call(t.app, 'POST', '/genset/savedevxml', {

@@ -95,6 +95,8 @@ const catalog: DomainCatalog = {
     'log.firmwareAssigned': 'Firmware upgrade started on {sets} sets',
     'log.firmwareCancelled': 'Firmware upgrade cancelled',
     'log.reportSaved': 'Report of {name} saved',
+    'log.profileChanged': 'Nickname changed to {nickname}',
+    'log.messageSettingsChanged': 'Message settings changed',
   },
   'zh-CN': {
     'permissions.genset:view': '查看机组',
@@ -188,6 +190,8 @@ const catalog: DomainCatalog = {
     'log.firmwareAssigned': '对 {sets} 台机组发起固件升级',
     'log.firmwareCancelled': '取消固件升级',
     'log.reportSaved': '保存 {name} 的报告',
+    'log.profileChanged': '昵称改为 {nickname}',
+    'log.messageSettingsChanged': '修改消息设置',
   },
   'zh-TW': {
     'permissions.genset:view': '檢視機組',
@@ -281,6 +285,8 @@ const catalog: DomainCatalog = {
     'log.firmwareAssigned': '對 {sets} 台機組發起韌體升級',
     'log.firmwareCancelled': '取消韌體升級',
     'log.reportSaved': '儲存 {name} 的報告',
+    'log.profileChanged': '暱稱改為 {nickname}',
+    'log.messageSettingsChanged': '修改訊息設定',
   },
   'ru-RU': {
     'permissions.genset:view': 'Просмотр генераторов',
@@ -374,6 +380,8 @@ const catalog: DomainCatalog = {
     'log.firmwareAssigned': 'Запущено обновление прошивки на {sets} генераторах',
     'log.firmwareCancelled': 'Обновление прошивки отменено',
     'log.reportSaved': 'Сохранён отчёт по {name}',
+    'log.profileChanged': 'Имя изменено на {nickname}',
+    'log.messageSettingsChanged': 'Изменены настройки сообщений',
   },
   'es-ES': {
     'permissions.genset:view': 'Ver grupos',
@@ -467,6 +475,8 @@ const catalog: DomainCatalog = {
     'log.firmwareAssigned': 'Actualización de firmware iniciada en {sets} grupos',
     'log.firmwareCancelled': 'Actualización de firmware cancelada',
     'log.reportSaved': 'Informe de {name} guardado',
+    'log.profileChanged': 'Apodo cambiado a {nickname}',
+    'log.messageSettingsChanged': 'Ajustes de mensajes modificados',
   },
   'tr-TR': {
     'permissions.genset:view': 'Jeneratörleri görüntüleme',
@@ -560,6 +570,8 @@ const catalog: DomainCatalog = {
     'log.firmwareAssigned': '{sets} jeneratörde donanım yazılımı güncellemesi başlatıldı',
     'log.firmwareCancelled': 'Donanım yazılımı güncellemesi iptal edildi',
     'log.reportSaved': '{name} raporu kaydedildi',
+    'log.profileChanged': 'Takma ad {nickname} olarak değiştirildi',
+    'log.messageSettingsChanged': 'Mesaj ayarları değiştirildi',
   },
 };
 

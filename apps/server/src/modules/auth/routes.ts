@@ -147,14 +147,15 @@ export async function authRoutes(app: FastifyInstance, opts: { auth: AuthService
       response: { 200: envelope(messageSettings) },
     },
     config: { access: { signedIn: true, scope: 'own' } },
-    handler: async (req, reply) => reply.ok(await auth.setMessageSettings(req.session!, req.body), 'success.saved'),
+    handler: async (req, reply) =>
+      reply.ok(await auth.setMessageSettings(req.session!, req.body, clientInfo(req).ip), 'success.saved'),
   });
 
   r.post('/user/updateProfile', {
     schema: { tags, summary: 'Change the nickname', body: updateProfileRequest, response: { 200: emptyEnvelope } },
     config: { access: { signedIn: true, scope: 'own' } },
     handler: async (req, reply) => {
-      await auth.updateProfile(req.session!, req.body.nickname);
+      await auth.updateProfile(req.session!, req.body.nickname, clientInfo(req).ip);
       return reply.ok(null, 'success.saved');
     },
   });

@@ -508,8 +508,14 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
       });
     },
 
-    async updateProfile(ctx: SessionContext, nickname: string) {
+    async updateProfile(ctx: SessionContext, nickname: string, ip: string | null = null) {
       await updateUser(ctx.user.id, { nickname: nickname.trim(), updated_at: Date.now() });
+      await writeLog(
+        { ...ctx.user, nickname: nickname.trim() },
+        'log.profileChanged',
+        { nickname: nickname.trim() },
+        ip,
+      );
       for (const listener of profileListeners) listener(ctx.user.id);
     },
 
@@ -518,7 +524,7 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
       profileListeners.push(listener);
     },
 
-    async setMessageSettings(ctx: SessionContext, patch: SetMessageRequest) {
+    async setMessageSettings(ctx: SessionContext, patch: SetMessageRequest, ip: string | null = null) {
       const current: MessageSettings = {
         ...DEFAULT_MESSAGE_SETTINGS,
         ...(JSON.parse(ctx.user.message_settings) as Partial<MessageSettings>),
@@ -533,6 +539,7 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
         }
       }
       await updateUser(ctx.user.id, { message_settings: JSON.stringify(current), updated_at: Date.now() });
+      await writeLog(ctx.user, 'log.messageSettingsChanged', {}, ip);
       return current;
     },
 
