@@ -462,7 +462,9 @@ export function MembersPage() {
   const screens = Grid.useBreakpoint();
   return (
     <Card>
+      {/* each tab reads its list again when shown: applications arrive while the page is open */}
       <Tabs
+        destroyOnHidden
         size={screens.sm ? 'middle' : 'small'}
         items={[
           { key: 'applications', label: t('members.applications'), children: <Applications /> },
