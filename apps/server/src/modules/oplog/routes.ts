@@ -36,7 +36,8 @@ export async function logRoutes(app: FastifyInstance, opts: { logs: LogService }
   r.post('/log/export', {
     schema: {
       tags,
-      summary: 'The operation log as an XLSX file (log:view), with the filters of /log/list (in the body), newest first',
+      summary:
+        'The operation log as an XLSX file (log:view), with the filters of /log/list (in the body), newest first',
       body: logExportRequest,
     },
     config,
