@@ -1,7 +1,7 @@
 // Roles and invitations in the browser: the company administrator creates a role with view-only rights and the
 // department scope, creates an invitation link; a second person opens the link signed out, signs in from it, comes
 // back and applies; the administrator approves the application with that role and a department; the person then
-// reaches the department's set and not another set of the company. In English and in Chinese; the words are read
+// finds the department's set in My gensets and reaches it, and neither finds nor reaches another set of the company. In English and in Chinese; the words are read
 // from the console's locale files and the server's catalog. The department and the two sets (one of them in the
 // department) are made through the API beforehand.
 import { readFileSync } from 'node:fs';
@@ -151,7 +151,10 @@ async function inviteAndApprove(page: Page, browser: Browser, manager: string, l
     await approve.getByTestId('approve-ok').click();
     await expect(page.getByText(w.members.approvedOk)).toBeVisible();
 
-    // the person reaches the department's set, and not the other one
+    // My gensets lists the department's set and not the other one; the person reaches the one, not the other
+    await visitor.goto('/genset/mylist');
+    await expect(visitor.getByText(sets[0]!.name).first()).toBeVisible(LOADED);
+    await expect(visitor.getByText(sets[1]!.name)).toHaveCount(0);
     await visitor.goto(`/crewmanage/detail/${sets[0]!.token}`);
     await expect(visitor.getByText(sets[0]!.name).first()).toBeVisible(LOADED);
     await visitor.goto(`/crewmanage/detail/${sets[1]!.token}`);

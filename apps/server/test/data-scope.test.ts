@@ -173,13 +173,17 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 describe('each data scope reaches exactly its sets', () => {
-  it('in the company list (genset management), and my gensets keeps what one owns or subscribed to', async () => {
+  it('in the company list (genset management) and in my gensets', async () => {
     for (const [who, expected] of Object.entries(EXPECTED)) {
       expect(await companyList(users[who as keyof typeof users].token), who).toEqual([...expected].sort());
     }
-    // my gensets: owned or subscribed, whatever the scope
+    // my gensets: owned or subscribed, and what a department or chosen scope hands one; a company-wide role's
+    // fleet stays in genset management
     expect(await myList(users.self.token)).toEqual(['Self’s set', SUBSCRIBED].sort());
-    expect(await myList(users.tree.token)).toEqual([]);
+    expect(await myList(users.tree.token)).toEqual([...EXPECTED.tree].sort());
+    expect(await myList(users.department.token)).toEqual([...EXPECTED.department].sort());
+    expect(await myList(users.custom.token)).toEqual([...EXPECTED.custom].sort());
+    expect(await myList(users.company.token)).toEqual([]);
   });
 
   it('on the home page, in history and in the export', async () => {

@@ -348,6 +348,8 @@ export const gensetListItem = z.object({
   rights: gensetRights,
   /** The caller owns it (else subscribed or through the company). */
   owned: z.boolean(),
+  /** The caller subscribed to it (and may leave it). */
+  subscribed: z.boolean(),
   modemId: z.string().nullable(),
   controllerModel: z.string().nullable(),
   ratedPowerKw: z.number().nullable(),

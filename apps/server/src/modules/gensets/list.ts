@@ -6,7 +6,7 @@ import { GENSET_STATUS_FILTERS, type GensetListItem, type GensetSort, type Gense
 import type { Db } from '../../db/database.ts';
 import type { UserRow } from '../auth/repository.ts';
 import type { Grant } from '../account/service.ts';
-import { covers, type DataScopeService, type Reach } from '../account/scope.ts';
+import { covers, type DataScopeService, type Reach, type RoleReach } from '../account/scope.ts';
 import { rightsFrom, type Rights } from '../devices/fleet.ts';
 import { keepRecent } from '../../lib/memo.ts';
 import type { DirectoryEntry, SetDirectory, Snapshot } from './directory.ts';
@@ -54,6 +54,8 @@ interface Candidates {
   snapshot: Snapshot;
   /** What else they depend on: the subscriptions (mine), or the company and what the role reaches. */
   basis: unknown;
+  /** My gensets: the role's reach they were taken with (a department or chosen scope adds its sets). */
+  role?: RoleReach;
   /** In the natural order of names. */
   byName: DirectoryEntry[];
   /** The last searches in them (a user pages through the results, and the console refreshes them). */
@@ -104,7 +106,7 @@ export function createListQueries(db: Db, directory: SetDirectory, scopes: DataS
     // the role's reach is kept (the same object) until what it depends on changes
     const basis = scope.kind === 'mine' ? subs : reach.role;
     const hit = candidates.get(key);
-    if (hit && hit.snapshot === dir && hit.basis === basis) {
+    if (hit && hit.snapshot === dir && hit.basis === basis && (scope.kind !== 'mine' || hit.role === reach.role)) {
       keepRecent(candidates, key, hit, CACHED_USERS);
       return hit;
     }
@@ -120,6 +122,15 @@ export function createListQueries(db: Db, directory: SetDirectory, scopes: DataS
           list.push(e);
         }
       }
+      // A role that hands a person sets by department or by name makes them theirs to watch; a company-wide
+      // role's whole fleet is genset management's.
+      const role = reach.role;
+      if (!role.everything && (role.mode === 'departments' || role.mode === 'chosen'))
+        for (const e of dir.byCompany.get(role.companyId) ?? [])
+          if (!seen.has(e.id) && covers(role, 'set', e)) {
+            seen.add(e.id);
+            list.push(e);
+          }
       list.sort(byNameRank);
     } else {
       // the company's list is kept in name order by the directory
@@ -130,7 +141,13 @@ export function createListQueries(db: Db, directory: SetDirectory, scopes: DataS
           ? all
           : all.filter((e) => e.ownerUserId === user.id || covers(role, 'set', e));
     }
-    const fresh: Candidates = { snapshot: dir, basis, byName: list, searches: new Map() };
+    const fresh: Candidates = {
+      snapshot: dir,
+      basis,
+      ...(scope.kind === 'mine' ? { role: reach.role } : {}),
+      byName: list,
+      searches: new Map(),
+    };
     keepRecent(candidates, key, fresh, CACHED_USERS);
     return fresh;
   }
@@ -169,6 +186,7 @@ export function createListQueries(db: Db, directory: SetDirectory, scopes: DataS
       lastSeen: e.lastSeen,
       rights,
       owned: e.ownerUserId === user.id,
+      subscribed: subs.rights.has(e.id),
       modemId: e.modemKey,
       controllerModel: e.controllerModel,
       ratedPowerKw: e.ratedPowerKw,

@@ -63,7 +63,7 @@ export function RowActions({
     ...(manage && handlers.onHandOver
       ? [{ key: 'handover', icon: <SwapOutlined />, label: t('transfers.actions.handOver') }]
       : []),
-    ...(handlers.onLeave && !set.owned
+    ...(handlers.onLeave && set.subscribed && !set.owned
       ? [{ key: 'leave', icon: <DisconnectOutlined />, label: t('gensets.actions.leave') }]
       : []),
     ...(manage
