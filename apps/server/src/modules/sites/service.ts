@@ -54,7 +54,7 @@ import type { DeviceTransport } from '../devices/transport.ts';
 import { alarmEntry } from '../history/service.ts';
 import { parseVersions } from './energy.ts';
 import { createSiteRepository, type SiteDeviceRow, type SiteRow } from './repository.ts';
-import { byDepartment, covers, departmentOfRow } from '../account/scope.ts';
+import { byDepartment, covers, departmentOfRow, type RoleReach } from '../account/scope.ts';
 import { createStationAnswers } from './answers.ts';
 import { buildTactic, tacticProblem, type StationDevice } from './tactic.ts';
 
@@ -190,17 +190,30 @@ export function createSiteService(opts: SiteServiceOptions) {
     ownerDepartments?: ReadonlyMap<number, number | null>,
   ): Promise<boolean> {
     if (isPlatform(grant)) return true;
-    if (site.owner_user_id === user.id && site.company_id === user.company_id) return true;
     if (site.company_id !== user.company_id) return false;
     const { role } = await fleet.scope.reach(user, grant);
     const owner = site.owner_user_id;
+    const departments =
+      ownerDepartments ??
+      (site.department_id === null && byDepartment(role) && owner !== null && owner !== user.id
+        ? new Map([[owner, await repo.ownerDepartment(owner)]])
+        : undefined);
+    return reaches(user, role, site, departments);
+  }
+
+  /** inScope once what the role reaches (and, for a role by department, the owners' departments) is at hand. */
+  function reaches(
+    user: UserRow,
+    role: RoleReach | null,
+    site: SiteRow,
+    ownerDepartments: ReadonlyMap<number, number | null> | undefined,
+  ): boolean {
+    if (role === null) return true;
+    const owner = site.owner_user_id;
+    if (owner === user.id && site.company_id === user.company_id) return true;
+    if (site.company_id !== user.company_id) return false;
     const departmentId =
-      site.department_id ??
-      (byDepartment(role) && owner !== null
-        ? ownerDepartments
-          ? (ownerDepartments.get(owner) ?? null)
-          : await repo.ownerDepartment(owner)
-        : null);
+      site.department_id ?? (byDepartment(role) && owner !== null ? (ownerDepartments?.get(owner) ?? null) : null);
     return covers(role, 'site', { id: site.id, companyId: site.company_id, departmentId });
   }
 
@@ -800,8 +813,7 @@ export function createSiteService(opts: SiteServiceOptions) {
         reach && byDepartment(reach.role)
           ? await repo.ownerDepartments(all.filter((s) => s.department_id === null).map((s) => s.owner_user_id))
           : undefined;
-      const mine: SiteRow[] = [];
-      for (const s of all) if (await inScope(ctx.user, ctx.grant, s, owners)) mine.push(s);
+      const mine = all.filter((s) => reaches(ctx.user, reach?.role ?? null, s, owners));
       const page = mine.slice((req.page - 1) * req.size, req.page * req.size);
       return { list: await rows(page, lang), total: mine.length, page: req.page, size: req.size };
     },
