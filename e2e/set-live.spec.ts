@@ -102,12 +102,15 @@ test('an injected fault raises the alarm badge and shows on the alarm tab, live 
 }) => {
   const trailer = simulator('DEMO-0003');
   await openTab(page, PERSONAL, 'Rental trailer R-12', 'realtime');
-  await expect(page.getByTestId('no-alarms')).toBeVisible();
+  const current = page.getByTestId('current-alarms');
+  // the trailer's road leaves its fence once a lap (an alarm of its own): only the injected fault's is looked for
+  const fault = current.getByTestId('current-alarm').filter({ hasText: 'Charge alternator failure' });
+  await expect(current).toBeVisible();
+  await expect(fault).toHaveCount(0);
   try {
     await trailer.injectFault('charge_fail');
-    const current = page.getByTestId('current-alarms');
-    await expect(current.getByTestId('current-alarm')).toContainText('Charge alternator failure', { timeout: 30_000 });
-    await expect(current.getByTestId('current-alarm')).toContainText('Warning');
+    await expect(fault).toBeVisible({ timeout: 30_000 });
+    await expect(fault).toContainText('Warning');
     await expect(page.getByTestId('alarm-badge').locator('sup')).toHaveText(/^[1-9]/);
     await expect(page.getByTestId('set-alarm-count')).toHaveText(/Alarms: [1-9]/);
 
