@@ -4,8 +4,7 @@
 // companies switches between them (the company travels in X-Companyid).
 import { z } from 'zod';
 import { ACCOUNT_TYPES } from './auth.ts';
-import { DEFAULT_PAGE_SIZE, MAX_ROW_ID, PAGE_SIZES } from './codes.ts';
-import { V, newPasswordField, usernameField } from './rules.ts';
+import { V, bodyRowId, newPasswordField, pageQuery, queryRowId, usernameField } from './rules.ts';
 import { timeZoneField } from './sites.ts';
 
 export const COMPANY_NAME_MAX = 120;
@@ -20,33 +19,6 @@ export const LOGO_PATH = /^\/uploads\/logos\/[a-f0-9]{32}\.(png|jpg|svg)$/;
 
 export const USER_STATUSES = ['enabled', 'disabled'] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
-
-const rowId = () =>
-  z.coerce
-    .number({ error: V.invalid })
-    .int({ error: V.invalid })
-    .min(1, { error: V.invalid })
-    .max(MAX_ROW_ID, { error: V.invalid });
-
-const bodyId = () =>
-  z
-    .number({ error: V.required })
-    .int({ error: V.invalid })
-    .min(1, { error: V.invalid })
-    .max(MAX_ROW_ID, { error: V.invalid });
-
-const queryPage = {
-  page: z.coerce
-    .number({ error: V.invalid })
-    .int({ error: V.invalid })
-    .min(1, { error: V.invalid })
-    .max(100_000, { error: V.invalid })
-    .default(1),
-  size: z.coerce
-    .number({ error: V.invalid })
-    .pipe(z.literal(PAGE_SIZES, { error: V.invalid }))
-    .default(DEFAULT_PAGE_SIZE),
-};
 
 const text = (max: number) => z.string({ error: V.invalid }).trim().max(max, { error: V.tooLong });
 const requiredText = (max: number) =>
@@ -65,7 +37,7 @@ const hostField = () =>
 /* ---------------------------------------------------------------- companies */
 
 export const companyListRequest = z.strictObject({
-  ...queryPage,
+  ...pageQuery,
   /** Part of the name, title or a host name. */
   search: text(120).optional(),
 });
@@ -126,9 +98,9 @@ const companyFields = {
 
 export const companyAddRequest = z.strictObject(companyFields);
 export type CompanyAddRequest = z.infer<typeof companyAddRequest>;
-export const companyUpdateRequest = z.strictObject({ id: bodyId(), ...companyFields });
+export const companyUpdateRequest = z.strictObject({ id: bodyRowId(), ...companyFields });
 export type CompanyUpdateRequest = z.infer<typeof companyUpdateRequest>;
-export const companyIdRequest = z.strictObject({ id: bodyId() });
+export const companyIdRequest = z.strictObject({ id: bodyRowId() });
 
 export const companyIdentifie = z.object({ id: z.number().int(), name: z.string(), hosts: z.array(z.string()) });
 
@@ -174,29 +146,29 @@ export const departmentTreeResponse = z.array(departmentNode);
 
 export const departmentAddRequest = z.strictObject({
   name: requiredText(DEPARTMENT_NAME_MAX),
-  parentId: bodyId().nullable().default(null),
+  parentId: bodyRowId().nullable().default(null),
   sort: z.number({ error: V.invalid }).int({ error: V.invalid }).min(0).max(100_000).default(0),
 });
 export type DepartmentAddRequest = z.infer<typeof departmentAddRequest>;
 
 export const departmentUpdateRequest = z.strictObject({
-  id: bodyId(),
+  id: bodyRowId(),
   name: requiredText(DEPARTMENT_NAME_MAX).optional(),
   /** Moves the department under another one (null: to the top); a move into its own branch is refused. */
-  parentId: bodyId().nullable().optional(),
+  parentId: bodyRowId().nullable().optional(),
   sort: z.number({ error: V.invalid }).int({ error: V.invalid }).min(0).max(100_000).optional(),
 });
 export type DepartmentUpdateRequest = z.infer<typeof departmentUpdateRequest>;
-export const departmentIdRequest = z.strictObject({ id: bodyId() });
+export const departmentIdRequest = z.strictObject({ id: bodyRowId() });
 
 /* ---------------------------------------------------------------- users */
 
 export const userListRequest = z.strictObject({
-  ...queryPage,
+  ...pageQuery,
   /** Part of the account or the nickname. */
   search: text(120).optional(),
-  departmentId: rowId().optional(),
-  roleId: rowId().optional(),
+  departmentId: queryRowId().optional(),
+  roleId: queryRowId().optional(),
   status: z.enum(USER_STATUSES, { error: V.invalid }).optional(),
   type: z.enum(ACCOUNT_TYPES, { error: V.invalid }).optional(),
 });
@@ -226,37 +198,37 @@ export const userAddRequest = z.strictObject({
   account: usernameField(),
   nickname: text(NICKNAME_MAX).default(''),
   type: z.enum(ACCOUNT_TYPES, { error: V.invalid }).default('corporate'),
-  departmentId: bodyId().nullable().default(null),
-  roleId: bodyId(),
+  departmentId: bodyRowId().nullable().default(null),
+  roleId: bodyRowId(),
   /** A temporary password: the person changes it at the first sign-in. */
   password: newPasswordField(),
 });
 export type UserAddRequest = z.infer<typeof userAddRequest>;
 
 export const userUpdateRequest = z.strictObject({
-  userId: bodyId(),
+  userId: bodyRowId(),
   nickname: text(NICKNAME_MAX).optional(),
   type: z.enum(ACCOUNT_TYPES, { error: V.invalid }).optional(),
-  departmentId: bodyId().nullable().optional(),
-  roleId: bodyId().optional(),
+  departmentId: bodyRowId().nullable().optional(),
+  roleId: bodyRowId().optional(),
 });
 export type UserUpdateRequest = z.infer<typeof userUpdateRequest>;
 
 /** Moves a person to another department and/or role. */
 export const userMoveRequest = z.strictObject({
-  userId: bodyId(),
-  departmentId: bodyId().nullable().optional(),
-  roleId: bodyId().optional(),
+  userId: bodyRowId(),
+  departmentId: bodyRowId().nullable().optional(),
+  roleId: bodyRowId().optional(),
 });
 export type UserMoveRequest = z.infer<typeof userMoveRequest>;
 
-export const userIdRequest = z.strictObject({ userId: bodyId() });
+export const userIdRequest = z.strictObject({ userId: bodyRowId() });
 
-export const userResetPasswordRequest = z.strictObject({ userId: bodyId(), password: newPasswordField() });
+export const userResetPasswordRequest = z.strictObject({ userId: bodyRowId(), password: newPasswordField() });
 export type UserResetPasswordRequest = z.infer<typeof userResetPasswordRequest>;
 
 export const userStatusRequest = z.strictObject({
-  userId: bodyId(),
+  userId: bodyRowId(),
   status: z.enum(USER_STATUSES, { error: V.invalid }),
 });
 export type UserStatusRequest = z.infer<typeof userStatusRequest>;

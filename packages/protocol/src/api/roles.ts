@@ -1,10 +1,9 @@
 // Request and response schemas of a company's administration of roles (permissions, menus, data scope), member
 // invitations and the applications made through them, and the operation-log page.
 import { z } from 'zod';
-import { DEFAULT_PAGE_SIZE, MAX_ROW_ID, PAGE_SIZES } from './codes.ts';
 import { setToken } from './devices.ts';
 import { DATA_SCOPES, Permission } from './permissions.ts';
-import { required, V } from './rules.ts';
+import { bodyRowId, pageQuery, pageTotals, queryRowId, required, V } from './rules.ts';
 
 export const ROLE_NAME_MAX = 60;
 /** Roles every company has; they can be edited but never deleted. */
@@ -17,32 +16,6 @@ export const INVITE_STATES = ['active', 'expired', 'revoked', 'usedUp'] as const
 export type InviteState = (typeof INVITE_STATES)[number];
 export const PERMISSION_LIST = Object.values(Permission);
 
-const rowId = () =>
-  z.coerce
-    .number({ error: V.invalid })
-    .int({ error: V.invalid })
-    .min(1, { error: V.invalid })
-    .max(MAX_ROW_ID, { error: V.invalid });
-const bodyId = () =>
-  z
-    .number({ error: V.required })
-    .int({ error: V.invalid })
-    .min(1, { error: V.invalid })
-    .max(MAX_ROW_ID, { error: V.invalid });
-
-const queryPage = {
-  page: z.coerce
-    .number({ error: V.invalid })
-    .int({ error: V.invalid })
-    .min(1, { error: V.invalid })
-    .max(100_000, { error: V.invalid })
-    .default(1),
-  size: z.coerce
-    .number({ error: V.invalid })
-    .pipe(z.literal(PAGE_SIZES, { error: V.invalid }))
-    .default(DEFAULT_PAGE_SIZE),
-};
-const pageOut = { total: z.number().int(), page: z.number().int(), size: z.number().int() };
 const queryTime = () =>
   z.coerce.number({ error: V.invalid }).int({ error: V.invalid }).min(0, { error: V.invalid }).optional();
 
@@ -51,7 +24,7 @@ const queryTime = () =>
 export const roleListRequest = z.strictObject({
   name: z.string({ error: V.invalid }).trim().max(ROLE_NAME_MAX, { error: V.tooLong }).optional(),
   status: z.enum(['0', '1'], { error: V.invalid }).optional(),
-  ...queryPage,
+  ...pageQuery,
 });
 export type RoleListRequest = z.input<typeof roleListRequest>;
 
@@ -75,10 +48,10 @@ export const roleItem = z.object({
 });
 export type RoleItem = z.infer<typeof roleItem>;
 
-export const roleListResponse = z.object({ list: z.array(roleItem), ...pageOut });
+export const roleListResponse = z.object({ list: z.array(roleItem), ...pageTotals });
 export type RoleListResponse = z.infer<typeof roleListResponse>;
 
-export const roleIdParams = z.strictObject({ id: rowId() });
+export const roleIdParams = z.strictObject({ id: queryRowId() });
 
 const roleFields = {
   name: required().max(ROLE_NAME_MAX, { error: V.tooLong }),
@@ -95,11 +68,11 @@ const roleFields = {
 };
 export const roleSaveRequest = z.strictObject(roleFields);
 export type RoleSaveRequest = z.input<typeof roleSaveRequest>;
-export const roleUpdateRequest = z.strictObject({ id: bodyId(), ...roleFields });
+export const roleUpdateRequest = z.strictObject({ id: bodyRowId(), ...roleFields });
 export type RoleUpdateRequest = z.input<typeof roleUpdateRequest>;
-export const roleDeleteRequest = z.strictObject({ id: bodyId() });
+export const roleDeleteRequest = z.strictObject({ id: bodyRowId() });
 export const roleStatusRequest = z.strictObject({
-  id: bodyId(),
+  id: bodyRowId(),
   status: z.union([z.literal(0), z.literal(1)], { error: V.invalid }),
 });
 export type RoleStatusRequest = z.input<typeof roleStatusRequest>;
@@ -143,8 +116,8 @@ export const inviteCreateRequest = z.strictObject({
     .int({ error: V.invalid })
     .min(1, { error: V.invalid })
     .max(MAX_INVITE_USES, { error: V.invalid }),
-  roleId: bodyId().nullish(),
-  departmentId: bodyId().nullish(),
+  roleId: bodyRowId().nullish(),
+  departmentId: bodyRowId().nullish(),
 });
 export type InviteCreateRequest = z.input<typeof inviteCreateRequest>;
 
@@ -166,10 +139,10 @@ export const inviteItem = z.object({
 });
 export type InviteItem = z.infer<typeof inviteItem>;
 
-export const inviteListRequest = z.strictObject({ ...queryPage });
-export const inviteListResponse = z.object({ list: z.array(inviteItem), ...pageOut });
+export const inviteListRequest = z.strictObject({ ...pageQuery });
+export const inviteListResponse = z.object({ list: z.array(inviteItem), ...pageTotals });
 export type InviteListResponse = z.infer<typeof inviteListResponse>;
-export const inviteRevokeRequest = z.strictObject({ id: bodyId() });
+export const inviteRevokeRequest = z.strictObject({ id: bodyRowId() });
 export const inviteCodeParams = z.strictObject({ code: inviteCode() });
 export const inviteApplyRequest = z.strictObject({ code: inviteCode() });
 
@@ -190,7 +163,7 @@ export const inviteApplyResponse = z.object({ id: z.number().int(), status: z.en
 
 export const memberListRequest = z.strictObject({
   status: z.enum(APPLICATION_STATUSES, { error: V.invalid }).optional(),
-  ...queryPage,
+  ...pageQuery,
 });
 export const memberItem = z.object({
   id: z.number().int(),
@@ -212,14 +185,14 @@ export const memberItem = z.object({
   departmentName: z.string().nullable(),
 });
 export type MemberItem = z.infer<typeof memberItem>;
-export const memberListResponse = z.object({ list: z.array(memberItem), ...pageOut });
+export const memberListResponse = z.object({ list: z.array(memberItem), ...pageTotals });
 export type MemberListResponse = z.infer<typeof memberListResponse>;
 
 export const memberAuditRequest = z.strictObject({
-  id: bodyId(),
+  id: bodyRowId(),
   action: z.enum(['approve', 'reject'], { error: V.invalid }),
-  roleId: bodyId().nullish(),
-  departmentId: bodyId().nullish(),
+  roleId: bodyRowId().nullish(),
+  departmentId: bodyRowId().nullish(),
 });
 export type MemberAuditRequest = z.input<typeof memberAuditRequest>;
 
@@ -233,9 +206,9 @@ const logFilters = {
   start: queryTime(),
   end: queryTime(),
   /** The platform only: one company's entries (all companies without it). */
-  companyId: rowId().optional(),
+  companyId: queryRowId().optional(),
 };
-export const logListRequest = z.strictObject({ ...logFilters, ...queryPage });
+export const logListRequest = z.strictObject({ ...logFilters, ...pageQuery });
 export type LogListRequest = z.input<typeof logListRequest>;
 export const logExportRequest = z.strictObject(logFilters);
 export type LogExportRequest = z.input<typeof logExportRequest>;
@@ -257,6 +230,6 @@ export const logListResponse = z.object({
   list: z.array(logEntry),
   /** The matters one can filter by, with their titles. */
   matters: z.array(z.object({ key: z.string(), title: z.string() })),
-  ...pageOut,
+  ...pageTotals,
 });
 export type LogListResponse = z.infer<typeof logListResponse>;

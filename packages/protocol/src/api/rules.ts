@@ -3,6 +3,7 @@
 import { z } from 'zod';
 
 import { V, isStrongPassword, isUsername } from './checks.ts';
+import { DEFAULT_PAGE_SIZE, MAX_ROW_ID, PAGE_SIZES } from './codes.ts';
 
 export * from './checks.ts';
 
@@ -27,3 +28,36 @@ export const smsCodeField = () =>
     .string({ error: V.required })
     .min(1, { error: V.required })
     .regex(/^\d{6}$/, { error: V.code });
+
+/** A row id in a path or query (text, read as a number). */
+export const queryRowId = () =>
+  z.coerce
+    .number({ error: V.invalid })
+    .int({ error: V.invalid })
+    .min(1, { error: V.invalid })
+    .max(MAX_ROW_ID, { error: V.invalid });
+
+/** A row id in a JSON body. */
+export const bodyRowId = () =>
+  z
+    .number({ error: V.required })
+    .int({ error: V.invalid })
+    .min(1, { error: V.invalid })
+    .max(MAX_ROW_ID, { error: V.invalid });
+
+/** The page asked for in a query: page from 1, size one of the console's page sizes. */
+export const pageQuery = {
+  page: z.coerce
+    .number({ error: V.invalid })
+    .int({ error: V.invalid })
+    .min(1, { error: V.invalid })
+    .max(100_000, { error: V.invalid })
+    .default(1),
+  size: z.coerce
+    .number({ error: V.invalid })
+    .pipe(z.literal(PAGE_SIZES, { error: V.invalid }))
+    .default(DEFAULT_PAGE_SIZE),
+};
+
+/** What a page of a list answers beside its rows. */
+export const pageTotals = { total: z.number().int(), page: z.number().int(), size: z.number().int() };

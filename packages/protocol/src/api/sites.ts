@@ -5,7 +5,8 @@
 // Stations are named by token; figures are kWh, kW, per cent and the station's currency.
 import { z } from 'zod';
 import { V } from './checks.ts';
-import { DEFAULT_PAGE_SIZE, MAX_ROW_ID, PAGE_SIZES } from './codes.ts';
+import { pageQuery, pageTotals, queryRowId } from './rules.ts';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from './codes.ts';
 import { setToken } from './devices.ts';
 import { alarmEntry, ALARM_LEVELS, ALARM_STATES } from './history.ts';
 import { departmentField, modemKeyField, selectedTokens } from './gensets.ts';
@@ -83,13 +84,6 @@ const optNumber = (min: number, max: number) =>
 const positive = (max: number) =>
   z.number({ error: V.required }).positive({ error: V.invalid }).max(max, { error: V.invalid });
 
-const rowId = () =>
-  z.coerce
-    .number({ error: V.invalid })
-    .int({ error: V.invalid })
-    .min(1, { error: V.invalid })
-    .max(MAX_ROW_ID, { error: V.invalid });
-
 const epochMs = () =>
   z
     .number({ error: V.invalid })
@@ -125,26 +119,12 @@ const dateField = () =>
     .transform((v) => (v ? v : null));
 
 /** Query pages (GET calls): numbers arrive as text. */
-const queryPage = {
-  page: z.coerce
-    .number({ error: V.invalid })
-    .int({ error: V.invalid })
-    .min(1, { error: V.invalid })
-    .max(100_000, { error: V.invalid })
-    .default(1),
-  size: z.coerce
-    .number({ error: V.invalid })
-    .pipe(z.literal(PAGE_SIZES, { error: V.invalid }))
-    .default(DEFAULT_PAGE_SIZE),
-};
 
 /** Body pages (POST calls). */
 const bodyPage = {
   page: z.number({ error: V.invalid }).int({ error: V.invalid }).min(1, { error: V.invalid }).default(1),
   size: z.literal(PAGE_SIZES, { error: V.invalid }).default(DEFAULT_PAGE_SIZE),
 };
-
-const pageOut = { total: z.number().int(), page: z.number().int(), size: z.number().int() };
 
 // ---- figures ---------------------------------------------------------------------------------------------
 
@@ -181,7 +161,7 @@ export type SiteOverview = z.infer<typeof siteOverview>;
 
 /** GET /site/list (query): the stations the caller sees, by name; `name` filters by part of it. */
 export const siteListRequest = z.strictObject({
-  ...queryPage,
+  ...pageQuery,
   name: z.string({ error: V.invalid }).trim().max(SITE_NAME_MAX, { error: V.tooLong }).optional(),
 });
 export type SiteListRequest = z.input<typeof siteListRequest>;
@@ -208,7 +188,7 @@ export const siteListItem = z.object({
 });
 export type SiteListItem = z.infer<typeof siteListItem>;
 
-export const siteListResponse = z.object({ list: z.array(siteListItem), ...pageOut });
+export const siteListResponse = z.object({ list: z.array(siteListItem), ...pageTotals });
 export type SiteListResponse = z.infer<typeof siteListResponse>;
 
 // ---- /site/getInfo/{token} -------------------------------------------------------------------------------
@@ -302,7 +282,7 @@ export const siteFieldShape = {
   modemId: modemKeyField(),
   devices: z.array(siteDeviceBinding, { error: V.invalid }).max(SITE_DEVICES_MAX, { error: V.tooLong }).default([]),
   /** The price template the station's tactics use (by id); null: none chosen yet. */
-  templateId: rowId()
+  templateId: queryRowId()
     .nullish()
     .transform((v) => v ?? null),
 };
@@ -366,7 +346,7 @@ export type SiteDevicesResponse = z.infer<typeof siteDevicesResponse>;
 // ---- /site/log, /site/logInfo --------------------------------------------------------------------------
 
 /** GET /site/log (query): the station's operation log, newest first. */
-export const siteLogRequest = z.strictObject({ token: siteToken(), ...queryPage });
+export const siteLogRequest = z.strictObject({ token: siteToken(), ...pageQuery });
 export type SiteLogRequest = z.input<typeof siteLogRequest>;
 
 export const siteLogEntry = z.object({
@@ -381,11 +361,11 @@ export const siteLogEntry = z.object({
 });
 export type SiteLogEntry = z.infer<typeof siteLogEntry>;
 
-export const siteLogResponse = z.object({ list: z.array(siteLogEntry), ...pageOut });
+export const siteLogResponse = z.object({ list: z.array(siteLogEntry), ...pageTotals });
 export type SiteLogResponse = z.infer<typeof siteLogResponse>;
 
 /** GET /site/logInfo (query): one entry with everything it recorded. */
-export const siteLogInfoRequest = z.strictObject({ token: siteToken(), id: rowId() });
+export const siteLogInfoRequest = z.strictObject({ token: siteToken(), id: queryRowId() });
 export const siteLogInfoResponse = siteLogEntry.extend({
   ip: z.string(),
   /** What the entry recorded (names, versions, the module's reason …). */
@@ -412,7 +392,7 @@ export type SiteRunKind = (typeof SITE_RUN_KINDS)[number];
 /** GET /site/logRunRecord (query): what the station did, newest first; optionally one kind and a time range. */
 export const siteRunRecordRequest = z.strictObject({
   token: siteToken(),
-  ...queryPage,
+  ...pageQuery,
   kind: z.enum(SITE_RUN_KINDS, { error: V.invalid }).optional(),
   start: z.coerce.number({ error: V.invalid }).pipe(epochMs()).optional(),
   end: z.coerce.number({ error: V.invalid }).pipe(epochMs()).optional(),
@@ -431,7 +411,7 @@ export const siteRunRecord = z.object({
 });
 export type SiteRunRecord = z.infer<typeof siteRunRecord>;
 
-export const siteRunRecordResponse = z.object({ list: z.array(siteRunRecord), ...pageOut });
+export const siteRunRecordResponse = z.object({ list: z.array(siteRunRecord), ...pageTotals });
 export type SiteRunRecordResponse = z.infer<typeof siteRunRecordResponse>;
 
 // ---- price templates: /ems/template/* ------------------------------------------------------------------
@@ -456,7 +436,7 @@ export const templateListItem = z.object({
 });
 export type TemplateListItem = z.infer<typeof templateListItem>;
 
-export const templateListResponse = z.object({ list: z.array(templateListItem), ...pageOut });
+export const templateListResponse = z.object({ list: z.array(templateListItem), ...pageTotals });
 export type TemplateListResponse = z.infer<typeof templateListResponse>;
 
 /**
@@ -467,7 +447,7 @@ export type TemplateListResponse = z.infer<typeof templateListResponse>;
  */
 export const templateSaveRequest = z
   .strictObject({
-    id: rowId().optional(),
+    id: queryRowId().optional(),
     name: text(TEMPLATE_NAME_MAX),
     validFrom: epochMs().optional(),
     ...priceTemplateBody.shape,
@@ -493,7 +473,7 @@ export const templateSaveResponse = z.object({
   validFrom: z.number(),
 });
 
-export const templateInfoRequest = z.strictObject({ id: rowId(), version: rowId().optional() });
+export const templateInfoRequest = z.strictObject({ id: queryRowId(), version: queryRowId().optional() });
 
 export const templateVersionEntry = z.object({
   version: z.number().int(),
@@ -514,7 +494,7 @@ export const templateInfoResponse = z.object({
 });
 export type TemplateInfoResponse = z.infer<typeof templateInfoResponse>;
 
-export const templateDeleteRequest = z.strictObject({ id: rowId() });
+export const templateDeleteRequest = z.strictObject({ id: queryRowId() });
 export const templateDeleteResponse = z.object({ deleted: z.number().int() });
 
 // ---- /ems/sendTactic, /ems/demandResponse --------------------------------------------------------------
@@ -541,7 +521,7 @@ export const sendTacticRequest = z.strictObject({
         .optional(),
     })
     .default({}),
-  templateId: rowId(),
+  templateId: queryRowId(),
   password: z.string({ error: V.required }).min(1, { error: V.required }).max(128, { error: V.tooLong }),
 });
 export type SendTacticRequest = z.input<typeof sendTacticRequest>;
@@ -670,7 +650,7 @@ export const siteAlarmHistoryResponse = z.object({
   start: z.number(),
   end: z.number(),
   list: z.array(siteAlarmEntry),
-  ...pageOut,
+  ...pageTotals,
 });
 export type SiteAlarmHistoryResponse = z.infer<typeof siteAlarmHistoryResponse>;
 
