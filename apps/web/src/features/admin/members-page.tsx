@@ -19,7 +19,6 @@ import {
   Segmented,
   Select,
   Space,
-  Table,
   Tabs,
   Tag,
   TreeSelect,
@@ -38,7 +37,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { V, type ApplicationStatus, type DepartmentNode, type InviteItem, type MemberItem } from '@genset/protocol';
 import { ApiError } from '../../api/request.ts';
-import { ErrorState } from '../../components/error-state.tsx';
+import { PagedTable } from '../../components/paged-table.tsx';
 import { formatDateTime } from '../../components/format.ts';
 import { usePaging } from '../../components/use-paging.ts';
 import { useDepartmentTree } from './department-api.ts';
@@ -242,20 +241,7 @@ function Applications() {
           { value: 'all', label: t('members.statuses.all') },
         ]}
       />
-      {query.isError ? (
-        <ErrorState onRetry={() => void query.refetch()} />
-      ) : (
-        <Table<MemberItem>
-          rowKey="id"
-          size="middle"
-          loading={query.isFetching}
-          columns={columns}
-          dataSource={query.data?.list ?? []}
-          pagination={paging.pagination(query.data?.total ?? 0)}
-          scroll={{ x: 'max-content' }}
-          data-testid="members-table"
-        />
-      )}
+      <PagedTable<MemberItem> query={query} paging={paging} columns={columns} testId="members-table" />
       <ApproveDialog key={approving?.id ?? 0} member={approving} onClose={() => setApproving(null)} />
     </>
   );
@@ -438,20 +424,7 @@ function Invitations() {
           {t('members.inviteCreate')}
         </Button>
       </Flex>
-      {query.isError ? (
-        <ErrorState onRetry={() => void query.refetch()} />
-      ) : (
-        <Table<InviteItem>
-          rowKey="id"
-          size="middle"
-          loading={query.isFetching}
-          columns={columns}
-          dataSource={query.data?.list ?? []}
-          pagination={paging.pagination(query.data?.total ?? 0)}
-          scroll={{ x: 'max-content' }}
-          data-testid="invites-table"
-        />
-      )}
+      <PagedTable<InviteItem> query={query} paging={paging} columns={columns} testId="invites-table" />
       <InviteDialog open={creating} onClose={() => setCreating(false)} />
     </>
   );

@@ -1,13 +1,13 @@
 // /system/log: the operation log (log:view): who did what, when and from where, newest first; searched by the
 // operator's account or nickname, the matter and a time range, and exported as an XLSX file with the same filters.
 import { useState } from 'react';
-import { Button, Card, DatePicker, Flex, Input, Select, Table, Typography } from 'antd';
+import { Button, Card, DatePicker, Flex, Input, Select, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { LogEntry } from '@genset/protocol';
-import { ErrorState } from '../../components/error-state.tsx';
+import { PagedTable } from '../../components/paged-table.tsx';
 import { formatDateTime } from '../../components/format.ts';
 import { usePaging } from '../../components/use-paging.ts';
 import { exportOperationLog, useOperationLog, type LogFilters } from './roles-api.ts';
@@ -116,20 +116,7 @@ export function OplogPage() {
           {t('oplog.export')}
         </Button>
       </Flex>
-      {query.isError ? (
-        <ErrorState onRetry={() => void query.refetch()} />
-      ) : (
-        <Table<LogEntry>
-          rowKey="id"
-          size="middle"
-          loading={query.isFetching}
-          columns={columns}
-          dataSource={query.data?.list ?? []}
-          pagination={paging.pagination(query.data?.total ?? 0)}
-          scroll={{ x: 'max-content' }}
-          data-testid="oplog-table"
-        />
-      )}
+      <PagedTable<LogEntry> query={query} paging={paging} columns={columns} testId="oplog-table" />
     </Card>
   );
 }

@@ -16,7 +16,6 @@ import {
   Select,
   Space,
   Switch,
-  Table,
   Tag,
   Tree,
   Typography,
@@ -27,6 +26,7 @@ import { useTranslation } from 'react-i18next';
 import type { DataScope, PermissionNode, RoleItem } from '@genset/protocol';
 import { ApiError } from '../../api/request.ts';
 import { ErrorState } from '../../components/error-state.tsx';
+import { PagedTable } from '../../components/paged-table.tsx';
 import { useFormRules } from '../../components/form-rules.ts';
 import { usePaging } from '../../components/use-paging.ts';
 import { useDataAuth, useDeleteRole, useRoleList, useRoleStatus, useSaveRole } from './roles-api.ts';
@@ -306,20 +306,7 @@ export function RolesPage() {
           {t('roles.add')}
         </Button>
       </Flex>
-      {query.isError ? (
-        <ErrorState onRetry={() => void query.refetch()} />
-      ) : (
-        <Table<RoleItem>
-          rowKey="id"
-          size="middle"
-          loading={query.isFetching}
-          columns={columns}
-          dataSource={query.data?.list ?? []}
-          pagination={paging.pagination(query.data?.total ?? 0)}
-          scroll={{ x: 'max-content' }}
-          data-testid="roles-table"
-        />
-      )}
+      <PagedTable<RoleItem> query={query} paging={paging} columns={columns} testId="roles-table" />
       <RoleDrawer
         key={editing?.role?.id ?? 'new'}
         role={editing?.role ?? null}

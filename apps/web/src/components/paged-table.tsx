@@ -1,0 +1,27 @@
+// A table of one page of a server-paged list, or the error state with a retry when the page could not be read.
+import { Table, type TableColumnsType } from 'antd';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { ErrorState } from './error-state.tsx';
+import type { usePaging } from './use-paging.ts';
+
+export function PagedTable<T extends { id: number }>(props: {
+  query: UseQueryResult<{ list: T[]; total: number }>;
+  paging: ReturnType<typeof usePaging>;
+  columns: TableColumnsType<T>;
+  testId: string;
+}) {
+  const { query, paging } = props;
+  if (query.isError) return <ErrorState onRetry={() => void query.refetch()} />;
+  return (
+    <Table<T>
+      rowKey="id"
+      size="middle"
+      loading={query.isFetching}
+      columns={props.columns}
+      dataSource={query.data?.list ?? []}
+      pagination={paging.pagination(query.data?.total ?? 0)}
+      scroll={{ x: 'max-content' }}
+      data-testid={props.testId}
+    />
+  );
+}
