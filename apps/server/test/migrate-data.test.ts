@@ -145,6 +145,45 @@ describe.skipIf(!PG_URL)('migrating the embedded SQLite database to PostgreSQL',
         .insertInto('department')
         .values({ company_id: companyId, parent_id: null, name: 'Service', sort: 1, created_at: now })
         .execute();
+      // A role with chosen sets, an invitation and the application it brought: a row in each table.
+      const role = await db
+        .selectFrom('role')
+        .select('id')
+        .where('company_id', '=', companyId)
+        .orderBy('id')
+        .executeTakeFirstOrThrow();
+      await db.insertInto('role_target').values({ role_id: role.id, kind: 'set', target_id: set.id }).execute();
+      const invitation = await db
+        .insertInto('invitation')
+        .values({
+          company_id: companyId,
+          code: 'copiedinvite0001',
+          role_id: role.id,
+          department_id: null,
+          max_uses: 5,
+          uses: 1,
+          expires_at: now + 86_400_000,
+          revoked_at: null,
+          created_by: info.id as number,
+          created_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto('member_application')
+        .values({
+          company_id: companyId,
+          invitation_id: invitation.id,
+          invite_code: 'copiedinvite0001',
+          user_id: viewer.id,
+          status: 'pending',
+          applied_at: now,
+          reviewed_at: null,
+          reviewed_by: null,
+          role_id: null,
+          department_id: null,
+        })
+        .execute();
       // A set's service life, its position and fence, its SIM card and a firmware upgrade: a row in each table.
       const me = info.id as number;
       await db
