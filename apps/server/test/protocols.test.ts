@@ -640,7 +640,15 @@ describe('versions', () => {
       .where('target', '=', 'protocol:acme-used')
       .orderBy('id')
       .execute();
-    expect(log.map((l) => l.matter)).toEqual(['log.protocolPublished', 'log.protocolPublished', 'log.protocolDeleted']);
+    // Each draft written, each publication and the deletion: one entry each, in order.
+    expect(log.map((l) => l.matter)).toEqual([
+      'log.protocolDraftSaved',
+      'log.protocolPublished',
+      'log.protocolDraftSaved',
+      'log.protocolPublished',
+      'log.protocolDeleted',
+    ]);
+    expect(JSON.parse(log[2]!.feedback)).toEqual({ key: 'acme-used', version: 2 });
   });
 });
 

@@ -81,7 +81,7 @@ export async function protocolRoutes(app: FastifyInstance, opts: { protocols: Pr
     config: { access: { permission: Permission.protocolManage, scope: 'none' } },
     handler: async (req, reply) => {
       passDocumentProblems(req, ['document']);
-      return reply.ok(await protocols.create(req.body.document), 'success.saved');
+      return reply.ok(await protocols.create(req.body.document, actor(req)), 'success.saved');
     },
   });
 
@@ -93,7 +93,7 @@ export async function protocolRoutes(app: FastifyInstance, opts: { protocols: Pr
       response: { 200: envelope(protocolVersionRef) },
     },
     config: { access: { permission: Permission.protocolManage, scope: 'none' } },
-    handler: async (req, reply) => reply.ok(await protocols.copy(req.body), 'success.saved'),
+    handler: async (req, reply) => reply.ok(await protocols.copy(req.body, actor(req)), 'success.saved'),
   });
 
   r.post('/protocol/save', {
@@ -107,7 +107,7 @@ export async function protocolRoutes(app: FastifyInstance, opts: { protocols: Pr
     config: { access: { permission: Permission.protocolManage, scope: 'none' } },
     handler: async (req, reply) => {
       passDocumentProblems(req, PROTOCOL_PARTS);
-      return reply.ok(await protocols.save(req.body), 'success.saved');
+      return reply.ok(await protocols.save(req.body, actor(req)), 'success.saved');
     },
   });
 
@@ -165,7 +165,7 @@ export async function protocolRoutes(app: FastifyInstance, opts: { protocols: Pr
     config: { access: { permission: Permission.protocolManage, scope: 'none' } },
     handler: async (req, reply) => {
       passDocumentProblems(req, ['document']);
-      return reply.ok(await protocols.importDocument(req.body.document), 'success.saved');
+      return reply.ok(await protocols.importDocument(req.body.document, actor(req)), 'success.saved');
     },
   });
 }

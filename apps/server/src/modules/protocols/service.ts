@@ -179,6 +179,12 @@ export function createProtocolService(opts: ProtocolServiceOptions) {
     return { id, key: doc.key, version: doc.version, status: 'draft', created: true };
   }
 
+  /** Logs a draft written (added, copied, imported or edited) and answers it. */
+  async function draftSaved(actor: Actor, ref: VersionRef): Promise<VersionRef> {
+    await operationLog(actor, 'log.protocolDraftSaved', { key: ref.key, version: ref.version }, ref.key);
+    return ref;
+  }
+
   async function requireNewKey(key: string) {
     if (await repo.keyExists(key)) throw new AppError(ResultCode.conflict, 'errors.protocolKeyTaken', { key });
   }
@@ -280,31 +286,34 @@ export function createProtocolService(opts: ProtocolServiceOptions) {
     },
 
     /** A new protocol from a whole document; it starts as draft version 1. */
-    async create(input: unknown): Promise<VersionRef> {
+    async create(input: unknown, actor: Actor): Promise<VersionRef> {
       const doc = checkedDocument(input);
       await requireNewKey(doc.key);
-      return insertVersion({ ...doc, version: 1 });
+      return draftSaved(actor, await insertVersion({ ...doc, version: 1 }));
     },
 
     /**
      * An exported document back in: a new protocol keeps the document's version; a known key gets the next
      * version. Either way it arrives as a draft, to be published deliberately.
      */
-    async importDocument(input: unknown): Promise<VersionRef> {
+    async importDocument(input: unknown, actor: Actor): Promise<VersionRef> {
       const doc = checkedDocument(input);
       const latest = await repo.maxVersion(doc.key);
-      return insertVersion(latest === 0 ? doc : { ...doc, version: latest + 1 });
+      return draftSaved(actor, await insertVersion(latest === 0 ? doc : { ...doc, version: latest + 1 }));
     },
 
-    async copy(input: { id: number; key: string; name?: ProtocolDocument['name'] | undefined }): Promise<VersionRef> {
+    async copy(
+      input: { id: number; key: string; name?: ProtocolDocument['name'] | undefined },
+      actor: Actor,
+    ): Promise<VersionRef> {
       const source = stored(await row(input.id));
       await requireNewKey(input.key);
       const doc = checkedDocument({ ...source, key: input.key, version: 1, name: input.name ?? source.name });
-      return insertVersion(doc);
+      return draftSaved(actor, await insertVersion(doc));
     },
 
     /** Replaces the given parts; a published version gets a new draft version, a draft is edited in place. */
-    async save(input: ProtocolSaveRequest): Promise<VersionRef> {
+    async save(input: ProtocolSaveRequest, actor: Actor): Promise<VersionRef> {
       const r = await row(input.id);
       const base = stored(r);
       const { id: _id, dropdowns, ...parts } = input;
@@ -319,9 +328,9 @@ export function createProtocolService(opts: ProtocolServiceOptions) {
         if (!(await repo.updateDraft(r.id, nameColumn(doc), JSON.stringify(doc)))) {
           throw new AppError(ResultCode.conflict, 'errors.protocolPublished');
         }
-        return { id: r.id, key: doc.key, version: r.version, status: 'draft', created: false };
+        return draftSaved(actor, { id: r.id, key: doc.key, version: r.version, status: 'draft', created: false });
       }
-      return insertVersion({ ...doc, version: (await repo.maxVersion(doc.key)) + 1 });
+      return draftSaved(actor, await insertVersion({ ...doc, version: (await repo.maxVersion(doc.key)) + 1 }));
     },
 
     /** Makes a draft the version its sets run on, and sends each of their modules the new poll plan. */
