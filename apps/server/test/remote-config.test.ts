@@ -479,6 +479,18 @@ describe('realtime data selection', () => {
     const reset = await call(t.app, 'POST', '/deviceitems/reset', { token: manager, body: { token: set.token } });
     expect(reset.data.custom).toBe(false);
     expect(reset.data.items.map((i: any) => i.key)).toEqual(realtime);
+    // Both writes are in the operation log, against the set.
+    const log = await t.app.database.db
+      .selectFrom('operation_log')
+      .select(['matter', 'feedback'])
+      .where('target', '=', set.token)
+      .where('matter', 'like', 'log.items%')
+      .orderBy('id')
+      .execute();
+    expect(log.map((l) => [l.matter, JSON.parse(l.feedback)])).toEqual([
+      ['log.itemsChosen', { name: expect.stringMatching(/^Config set/), count: chosen.length }],
+      ['log.itemsReset', { name: expect.stringMatching(/^Config set/) }],
+    ]);
   });
 
   it('refuses too many, unknown, repeated or no items, naming them', async () => {

@@ -1,4 +1,5 @@
-// Messages of fences and tracks: refusals, confirmations, the fence alarm's title, operation-log entries.
+// Messages of fences and tracks: refusals, confirmations, the fence alarm's title, operation-log entries (with
+// those of the realtime page's chosen items).
 import type { DomainCatalog } from './index.ts';
 
 const catalog: DomainCatalog = {
@@ -17,6 +18,8 @@ const catalog: DomainCatalog = {
     'tracks.fenceAlarm': 'Left its electronic fence',
     'log.fenceDrawn': 'Drew the fence of “{name}”',
     'log.fenceRemoved': 'Removed the fence of “{name}”',
+    'log.itemsChosen': 'Chose {count} items for the realtime page of “{name}”',
+    'log.itemsReset': 'Put the realtime page of “{name}” back to the protocol’s items',
   },
   'zh-CN': {
     'fields.fence': '电子围栏',
@@ -33,6 +36,8 @@ const catalog: DomainCatalog = {
     'tracks.fenceAlarm': '驶出电子围栏',
     'log.fenceDrawn': '设置了“{name}”的电子围栏',
     'log.fenceRemoved': '删除了“{name}”的电子围栏',
+    'log.itemsChosen': '为“{name}”的实时页面选择了 {count} 个数据项',
+    'log.itemsReset': '将“{name}”的实时页面恢复为协议默认数据项',
   },
   'zh-TW': {
     'fields.fence': '電子圍欄',
@@ -49,6 +54,8 @@ const catalog: DomainCatalog = {
     'tracks.fenceAlarm': '駛出電子圍欄',
     'log.fenceDrawn': '設定了「{name}」的電子圍欄',
     'log.fenceRemoved': '刪除了「{name}」的電子圍欄',
+    'log.itemsChosen': '為「{name}」的即時頁面選擇了 {count} 個資料項',
+    'log.itemsReset': '將「{name}」的即時頁面恢復為協定預設資料項',
   },
   'ru-RU': {
     'fields.fence': 'Геозона',
@@ -65,6 +72,8 @@ const catalog: DomainCatalog = {
     'tracks.fenceAlarm': 'Выход за пределы геозоны',
     'log.fenceDrawn': 'Задана геозона «{name}»',
     'log.fenceRemoved': 'Удалена геозона «{name}»',
+    'log.itemsChosen': 'Выбрано показателей для страницы реального времени «{name}»: {count}',
+    'log.itemsReset': 'Страница реального времени «{name}» возвращена к показателям протокола',
   },
   'es-ES': {
     'fields.fence': 'Geocerca',
@@ -81,6 +90,8 @@ const catalog: DomainCatalog = {
     'tracks.fenceAlarm': 'Salió de su geocerca',
     'log.fenceDrawn': 'Trazó la geocerca de «{name}»',
     'log.fenceRemoved': 'Eliminó la geocerca de «{name}»',
+    'log.itemsChosen': 'Eligió {count} datos para la página en tiempo real de «{name}»',
+    'log.itemsReset': 'Devolvió la página en tiempo real de «{name}» a los datos del protocolo',
   },
   'tr-TR': {
     'fields.fence': 'Elektronik çit',
@@ -97,6 +108,8 @@ const catalog: DomainCatalog = {
     'tracks.fenceAlarm': 'Elektronik çitin dışına çıktı',
     'log.fenceDrawn': '“{name}” için çit çizdi',
     'log.fenceRemoved': '“{name}” çitini kaldırdı',
+    'log.itemsChosen': '“{name}” için canlı sayfada {count} veri seçti',
+    'log.itemsReset': '“{name}” canlı sayfasını protokolün verilerine döndürdü',
   },
 };
 

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { itemSelectionEditRequest, itemSelectionResponse, monitorSelectResponse, tokenRequest } from '@genset/protocol';
 import { envelope } from '../../lib/envelope.ts';
+import { clientInfo } from '../../plugins/auth.ts';
 import type { DataSelectionService } from './service.ts';
 
 export async function dataSelectionRoutes(app: FastifyInstance, opts: { selection: DataSelectionService }) {
@@ -30,7 +31,7 @@ export async function dataSelectionRoutes(app: FastifyInstance, opts: { selectio
       response: { 200: envelope(itemSelectionResponse) },
     },
     config: { access: { signedIn: true, scope: 'set' } },
-    handler: async (req, reply) => reply.ok(await selection.edit(req.session!, req.body, req.lang), 'success.saved'),
+    handler: async (req, reply) => reply.ok(await selection.edit(req.session!, req.body, req.lang, clientInfo(req).ip), 'success.saved'),
   });
 
   r.post('/deviceitems/reset', {
@@ -42,7 +43,7 @@ export async function dataSelectionRoutes(app: FastifyInstance, opts: { selectio
     },
     config: { access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) =>
-      reply.ok(await selection.reset(req.session!, req.body.token, req.lang), 'success.operation'),
+      reply.ok(await selection.reset(req.session!, req.body.token, req.lang, clientInfo(req).ip), 'success.operation'),
   });
 
   r.post('/devicedata/getmonitorwithselect', {

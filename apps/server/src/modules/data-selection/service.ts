@@ -7,6 +7,7 @@ import type { SessionContext } from '../auth/service.ts';
 import type { GensetRow } from '../devices/fleet.ts';
 import type { ProtocolStore } from '../devices/protocols.ts';
 import type { DeviceService } from '../devices/service.ts';
+import { writeOperationLog } from '../../lib/operation-log.ts';
 
 export interface DataSelectionOptions {
   db: Db;
@@ -45,6 +46,18 @@ export function createDataSelectionService(opts: DataSelectionOptions) {
     return keys.length > 0 ? keys : null;
   }
 
+  /** The realtime page's items are the user's own view of a set: logged like any other write. */
+  async function log(ctx: SessionContext, ip: string, set: GensetRow, matter: string, feedback: Record<string, unknown>) {
+    await writeOperationLog(db, {
+      ctx,
+      companyId: set.company_id,
+      ip,
+      matter,
+      feedback: { name: set.name, ...feedback },
+      target: set.token,
+    });
+  }
+
   function meta(item: DataItem, lang: Language) {
     return { key: item.key, name: item.name[lang], group: item.group, unit: item.unit, decimals: item.decimals };
   }
@@ -68,7 +81,7 @@ export function createDataSelectionService(opts: DataSelectionOptions) {
       return selection(ctx, set, lang);
     },
 
-    async edit(ctx: SessionContext, input: { token: string; items: string[] }, lang: Language) {
+    async edit(ctx: SessionContext, input: { token: string; items: string[] }, lang: Language, ip: string) {
       const { set } = await devices.resolve(ctx, input.token, 'view');
       if (input.items.length > MAX_REALTIME_ITEMS) throw itemError('validation.maxItems', { max: MAX_REALTIME_ITEMS });
       const known = new Set((await itemsOf(set)).map((item) => item.key));
@@ -86,16 +99,18 @@ export function createDataSelectionService(opts: DataSelectionOptions) {
           oc.columns(['user_id', 'genset_id']).doUpdateSet({ items: JSON.stringify(input.items), updated_at: now }),
         )
         .execute();
+      await log(ctx, ip, set, 'log.itemsChosen', { count: input.items.length });
       return selection(ctx, set, lang);
     },
 
-    async reset(ctx: SessionContext, token: string, lang: Language) {
+    async reset(ctx: SessionContext, token: string, lang: Language, ip: string) {
       const { set } = await devices.resolve(ctx, token, 'view');
       await db
         .deleteFrom('item_selection')
         .where('user_id', '=', ctx.user.id)
         .where('genset_id', '=', set.id)
         .execute();
+      await log(ctx, ip, set, 'log.itemsReset', {});
       return selection(ctx, set, lang);
     },
 
