@@ -272,7 +272,7 @@ const ROWS: Record<string, Row> = {
   'POST /yewu/genset/departments': needs(P.gensetManage, P.siteManage),
   'POST /yewu/site/setDepartment': { ...needs(P.siteManage), targets: { departmentId: 'department' } },
   // roles, invitations, members, the operation log
-  'GET /yewu/role/list': needs(P.roleManage),
+  'GET /yewu/role/list': needs(P.roleManage, P.userManage),
   'GET /yewu/role/info/:id': { ...needs(P.roleManage), targets: { id: 'role' } },
   'POST /yewu/role/save': needs(P.roleManage),
   'POST /yewu/role/update': { ...needs(P.roleManage), targets: { id: 'role' } },

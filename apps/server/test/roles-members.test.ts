@@ -228,6 +228,25 @@ describe('roles', () => {
     });
     expect(inv).toMatchObject({ code: 400, msg: 'Role: is not a role of this company' });
   });
+
+  it('someone who manages people but not roles reads the roles to give one, and cannot change them', async () => {
+    const id = (await saveRole(adminA, { permissions: ['user:manage'], dataScope: 'company' })).data.id as number;
+    const account = `people${uid()}@example.com`;
+    await createUser(t.app.database.db, {
+      companyId: companyA,
+      roleId: id,
+      account,
+      password: 'Start#2026',
+      nickname: 'U',
+    });
+    const token = await login(t.app, account, 'Start#2026');
+    const list = await call(t.app, 'GET', '/role/list', { token, query: { page: '1', size: '50' } });
+    expect(list.code).toBe(200);
+    expect(list.data.list.map((r: { id: number }) => r.id)).toContain(id);
+    expect((await call(t.app, 'GET', `/role/info/${id}`, { token })).code).toBe(403);
+    expect((await saveRole(token, {})).code).toBe(403);
+    expect((await call(t.app, 'POST', '/role/delete', { token, body: { id } })).code).toBe(403);
+  });
 });
 
 describe('invitations and applications', () => {

@@ -37,12 +37,12 @@ export async function roleRoutes(app: FastifyInstance, opts: { roles: RoleServic
     schema: {
       tags,
       summary:
-        'The company’s roles (role:manage), optionally by part of the name and by status: permissions, pages, data ' +
-        'scope, chosen sets and stations, how many people hold each',
+        'The company’s roles (role:manage, or user:manage to give people a role), optionally by part of the name ' +
+        'and by status: permissions, pages, data scope, chosen sets and stations, how many people hold each',
       querystring: roleListRequest,
       response: { 200: envelope(roleListResponse) },
     },
-    config,
+    config: { ...config, access: { permission: [Permission.roleManage, Permission.userManage], scope: 'company' } },
     preHandler,
     handler: async (req, reply) => reply.ok(await roles.list(adminCaller(req), req.query)),
   });

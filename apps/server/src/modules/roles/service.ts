@@ -39,8 +39,8 @@ const BUILT_IN = new Set<string>(BUILT_IN_ROLES);
 
 export const isPlatform = (ctx: SessionContext) => ctx.grant.permissions.includes(ALL_PERMISSIONS);
 
-export function requirePermission(ctx: SessionContext, permission: string) {
-  if (!hasAnyPermission(ctx.grant.permissions, [permission])) throw forbidden();
+export function requirePermission(ctx: SessionContext, ...anyOf: string[]) {
+  if (!hasAnyPermission(ctx.grant.permissions, anyOf)) throw forbidden();
 }
 
 /** A role's name for people: built-ins are stored as message keys. */
@@ -175,7 +175,8 @@ export function createRoleService(deps: {
       caller: AdminCaller,
       q: { name?: string | undefined; status?: '0' | '1' | undefined; page: number; size: number },
     ) {
-      requirePermission(caller.ctx, Permission.roleManage);
+      // Whoever gives people roles reads them too.
+      requirePermission(caller.ctx, Permission.roleManage, Permission.userManage);
       const all = (await repo.companyRoles(caller.companyId)).filter(
         (r) => r.role_key !== 'platformAdmin' || isPlatform(caller.ctx),
       );
