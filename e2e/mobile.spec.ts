@@ -24,3 +24,21 @@ test('the mobile menu starts closed and opens and closes by touch', async ({ pag
   await expect(drawer).toBeHidden();
   await expect(page).toHaveURL(/\/help\/list$/);
 });
+
+test('on a phone the administration tables fit the screen: role actions in reach, log entries in one column', async ({
+  page,
+}) => {
+  await openSignedIn(page, { username: 'manager@example.com', password: 'Demo#2026' }, '/system/role');
+  const operator = page.getByRole('row').filter({ hasText: 'Operator' });
+  const edit = operator.getByRole('button', { name: 'Edit' });
+  await expect(edit).toBeVisible();
+  // the edit button lies inside the 390 px screen, not past a sideways scroll
+  const box = (await edit.boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(390);
+
+  await page.goto('/system/log');
+  const table = page.getByTestId('oplog-table');
+  // under one heading, each entry gives the matter, then who and when
+  await expect(table.getByRole('columnheader')).toHaveText(['Matter']);
+  await expect(table.getByRole('row').nth(1)).toContainText(/ · \d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
+});

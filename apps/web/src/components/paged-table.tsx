@@ -1,5 +1,6 @@
-// A table of one page of a server-paged list, or the error state with a retry when the page could not be read.
-import { Table, type TableColumnsType } from 'antd';
+// A table of one page of a server-paged list, or the error state with a retry when the page could not be read. On a
+// phone the columns share the screen's width (their text wraps) instead of scrolling sideways past the actions.
+import { Grid, Table, type TableColumnsType } from 'antd';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { ErrorState } from './error-state.tsx';
 import type { usePaging } from './use-paging.ts';
@@ -11,6 +12,7 @@ export function PagedTable<T extends { id: number }>(props: {
   testId: string;
 }) {
   const { query, paging } = props;
+  const screens = Grid.useBreakpoint();
   if (query.isError) return <ErrorState onRetry={() => void query.refetch()} />;
   return (
     <Table<T>
@@ -20,7 +22,7 @@ export function PagedTable<T extends { id: number }>(props: {
       columns={props.columns}
       dataSource={query.data?.list ?? []}
       pagination={paging.pagination(query.data?.total ?? 0)}
-      scroll={{ x: 'max-content' }}
+      scroll={{ x: screens.sm === false ? undefined : 'max-content' }}
       data-testid={props.testId}
     />
   );

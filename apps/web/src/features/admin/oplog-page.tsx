@@ -1,7 +1,7 @@
 // /system/log: the operation log (log:view): who did what, when and from where, newest first; searched by the
 // operator's account or nickname, the matter and a time range, and exported as an XLSX file with the same filters.
 import { useState } from 'react';
-import { Button, Card, DatePicker, Flex, Input, Select, Typography } from 'antd';
+import { Button, Card, DatePicker, Flex, Grid, Input, Select, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
@@ -27,6 +27,7 @@ export function OplogPage() {
   const [matter, setMatter] = useState<string | undefined>();
   const [range, setRange] = useState<[Dayjs | null, Dayjs | null] | null>(null);
   const [exporting, setExporting] = useState(false);
+  const screens = Grid.useBreakpoint();
   const filters: LogFilters = {
     ...(keyword ? { keyword } : {}),
     ...(matter ? { matter } : {}),
@@ -60,6 +61,22 @@ export function OplogPage() {
     },
     { title: t('oplog.target'), dataIndex: 'target', responsive: ['md'], render: (v: string) => v || '—' },
     { title: t('oplog.ip'), dataIndex: 'ip', responsive: ['md'], render: (v: string) => v || '—' },
+  ];
+
+  // A phone gets one column per entry: the matter, then who and when.
+  const phoneColumns: TableColumnsType<LogEntry> = [
+    {
+      title: t('oplog.matter'),
+      key: 'entry',
+      render: (_, e) => (
+        <Flex vertical>
+          <Typography.Text>{e.matter}</Typography.Text>
+          <Typography.Text type="secondary">
+            {e.nickname || e.account} · {formatDateTime(e.time, true)}
+          </Typography.Text>
+        </Flex>
+      ),
+    },
   ];
 
   const reset = () => paging.setPage(1);
@@ -116,7 +133,12 @@ export function OplogPage() {
           {t('oplog.export')}
         </Button>
       </Flex>
-      <PagedTable<LogEntry> query={query} paging={paging} columns={columns} testId="oplog-table" />
+      <PagedTable<LogEntry>
+        query={query}
+        paging={paging}
+        columns={screens.sm === false ? phoneColumns : columns}
+        testId="oplog-table"
+      />
     </Card>
   );
 }
