@@ -86,4 +86,7 @@ test('faults and the PCS panel through the endpoint; bad input is refused with a
   expect((await call('POST', '/sites/plant/advance', { ms: 'soon' })).status).toBe(400);
   expect((await call('GET', '/sites/elsewhere')).status).toBe(404);
   expect((await call('POST', '/sites/plant/explode', {})).status).toBe(404);
+  // the list and the views only read
+  expect((await call('POST', '/sites/plant/values', {})).status).toBe(405);
+  expect((await call('POST', '/sites', {})).status).toBe(405);
 });
