@@ -14,6 +14,7 @@ import {
 } from './ess-model.ts';
 import { deviceValues, EssModbusDevice, type DeviceValues } from './ess-registers.ts';
 import { ModbusTcpHost } from './modbus-host.ts';
+import { RealtimeClock } from './realtime-clock.ts';
 
 /** Default unit ids of the station's devices on its port. */
 export const ESS_UNIT_IDS: Readonly<Record<LayoutEDevice, number>> = { pcs: 1, bms: 2, meter: 3, pv: 4 };
@@ -53,15 +54,18 @@ export class EssSiteSimulator {
   readonly devices: Partial<Record<LayoutEDevice, EssModbusDevice>> = {};
   readonly unitIds: Partial<Record<LayoutEDevice, number>> = {};
   private speedFactor: number;
-  private readonly tickIntervalMs: number;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly clock: RealtimeClock;
   private modbusHost: ModbusTcpHost | undefined;
   private ownsHost = false;
 
   constructor(options: EssSiteOptions = {}) {
     this.id = options.id ?? 'ess-1';
     this.speedFactor = checkSpeed(options.speed ?? 1);
-    this.tickIntervalMs = options.tickIntervalMs ?? 100;
+    this.clock = new RealtimeClock(
+      options.tickIntervalMs ?? 100,
+      () => this.speedFactor,
+      (ms) => this.advance(ms),
+    );
     this.model = new EssSiteModel(options);
     const ids = { ...ESS_UNIT_IDS, ...options.unitIds };
     if (new Set(Object.values(ids)).size !== Object.keys(ids).length) {
@@ -88,7 +92,7 @@ export class EssSiteSimulator {
   }
 
   get realtime(): boolean {
-    return this.timer !== undefined;
+    return this.clock.running;
   }
 
   setSpeed(speed: number): void {
@@ -123,20 +127,11 @@ export class EssSiteSimulator {
   }
 
   startClock(): void {
-    if (this.timer) return;
-    let last = performance.now();
-    this.timer = setInterval(() => {
-      const now = performance.now();
-      this.advance((now - last) * this.speedFactor);
-      last = now;
-    }, this.tickIntervalMs);
-    // The TCP server keeps a process alive; a forgotten clock should not.
-    this.timer.unref();
+    this.clock.start();
   }
 
   stopClock(): void {
-    clearInterval(this.timer);
-    this.timer = undefined;
+    this.clock.stop();
   }
 
   /**

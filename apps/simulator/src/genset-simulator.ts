@@ -27,6 +27,7 @@ import { ModbusTcpHost, type ModbusUnit } from './modbus-host.ts';
 import type { ParallelBus } from './parallel-bus.ts';
 import { FirmwareSlot } from './firmware-slot.ts';
 import { MODBUS_EXCEPTION, ModbusException, RegisterBank } from './register-bank.ts';
+import { RealtimeClock } from './realtime-clock.ts';
 
 export interface GensetSimulatorOptions extends GensetModelOptions {
   layout: LayoutName;
@@ -82,8 +83,7 @@ export class GensetSimulator implements ModbusUnit {
   readonly firmware: FirmwareSlot;
   private readonly adapter: LayoutAdapter;
   private readonly bank: RegisterBank;
-  private readonly tickIntervalMs: number;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly clock: RealtimeClock;
   private modbusHost: ModbusTcpHost | undefined;
   private ownsHost = false;
   /** Command writes by "fc:address" (coil address for fc 5, first register otherwise). */
@@ -98,7 +98,11 @@ export class GensetSimulator implements ModbusUnit {
     this.unitId = options.unitId ?? 1;
     this.id = options.id ?? `${this.layout}-${this.unitId}`;
     this.timeScale = options.timeScale ?? 1;
-    this.tickIntervalMs = options.tickIntervalMs ?? 100;
+    this.clock = new RealtimeClock(
+      options.tickIntervalMs ?? 100,
+      () => this.timeScale,
+      (ms) => this.tick(ms),
+    );
     this.model = new GensetModel(options);
     this.bank = new RegisterBank(this.document);
     this.firmware = new FirmwareSlot(
@@ -141,20 +145,11 @@ export class GensetSimulator implements ModbusUnit {
   }
 
   startClock(): void {
-    if (this.timer) return;
-    let last = performance.now();
-    this.timer = setInterval(() => {
-      const now = performance.now();
-      this.tick((now - last) * this.timeScale);
-      last = now;
-    }, this.tickIntervalMs);
-    // The TCP server keeps a process alive; a forgotten clock should not.
-    this.timer.unref();
+    this.clock.start();
   }
 
   stopClock(): void {
-    clearInterval(this.timer);
-    this.timer = undefined;
+    this.clock.stop();
   }
 
   private refresh(): void {
