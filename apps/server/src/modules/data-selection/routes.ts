@@ -31,7 +31,8 @@ export async function dataSelectionRoutes(app: FastifyInstance, opts: { selectio
       response: { 200: envelope(itemSelectionResponse) },
     },
     config: { access: { signedIn: true, scope: 'set' } },
-    handler: async (req, reply) => reply.ok(await selection.edit(req.session!, req.body, req.lang, clientInfo(req).ip), 'success.saved'),
+    handler: async (req, reply) =>
+      reply.ok(await selection.edit(req.session!, req.body, req.lang, clientInfo(req).ip), 'success.saved'),
   });
 
   r.post('/deviceitems/reset', {

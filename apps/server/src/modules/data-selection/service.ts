@@ -47,7 +47,13 @@ export function createDataSelectionService(opts: DataSelectionOptions) {
   }
 
   /** The realtime page's items are the user's own view of a set: logged like any other write. */
-  async function log(ctx: SessionContext, ip: string, set: GensetRow, matter: string, feedback: Record<string, unknown>) {
+  async function log(
+    ctx: SessionContext,
+    ip: string,
+    set: GensetRow,
+    matter: string,
+    feedback: Record<string, unknown>,
+  ) {
     await writeOperationLog(db, {
       ctx,
       companyId: set.company_id,
