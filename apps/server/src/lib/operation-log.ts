@@ -30,3 +30,12 @@ export async function writeOperationLog(db: Db, entry: OperationEntry): Promise<
     })
     .execute();
 }
+
+/** An entry against a set: its company's log, the set's token as the target. */
+export async function writeSetLog(
+  db: Db,
+  entry: Omit<OperationEntry, 'companyId' | 'target'> & { set: { company_id: number; token: string } },
+): Promise<void> {
+  const { set, ...rest } = entry;
+  await writeOperationLog(db, { ...rest, companyId: set.company_id, target: set.token });
+}

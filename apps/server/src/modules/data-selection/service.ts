@@ -7,7 +7,7 @@ import type { SessionContext } from '../auth/service.ts';
 import type { GensetRow } from '../devices/fleet.ts';
 import type { ProtocolStore } from '../devices/protocols.ts';
 import type { DeviceService } from '../devices/service.ts';
-import { writeOperationLog } from '../../lib/operation-log.ts';
+import { writeSetLog } from '../../lib/operation-log.ts';
 
 export interface DataSelectionOptions {
   db: Db;
@@ -44,24 +44,6 @@ export function createDataSelectionService(opts: DataSelectionOptions) {
     const keys = (JSON.parse(row.items) as string[]).filter((key) => known.has(key));
     // A choice whose items all left the protocol falls back to the default rather than an empty page.
     return keys.length > 0 ? keys : null;
-  }
-
-  /** The realtime page's items are the user's own view of a set: logged like any other write. */
-  async function log(
-    ctx: SessionContext,
-    ip: string,
-    set: GensetRow,
-    matter: string,
-    feedback: Record<string, unknown>,
-  ) {
-    await writeOperationLog(db, {
-      ctx,
-      companyId: set.company_id,
-      ip,
-      matter,
-      feedback: { name: set.name, ...feedback },
-      target: set.token,
-    });
   }
 
   function meta(item: DataItem, lang: Language) {
@@ -105,7 +87,14 @@ export function createDataSelectionService(opts: DataSelectionOptions) {
           oc.columns(['user_id', 'genset_id']).doUpdateSet({ items: JSON.stringify(input.items), updated_at: now }),
         )
         .execute();
-      await log(ctx, ip, set, 'log.itemsChosen', { count: input.items.length });
+      // The realtime page's items are the user's own view of a set: logged like any other write.
+      await writeSetLog(db, {
+        ctx,
+        ip,
+        set,
+        matter: 'log.itemsChosen',
+        feedback: { name: set.name, count: input.items.length },
+      });
       return selection(ctx, set, lang);
     },
 
@@ -116,7 +105,7 @@ export function createDataSelectionService(opts: DataSelectionOptions) {
         .where('user_id', '=', ctx.user.id)
         .where('genset_id', '=', set.id)
         .execute();
-      await log(ctx, ip, set, 'log.itemsReset', {});
+      await writeSetLog(db, { ctx, ip, set, matter: 'log.itemsReset', feedback: { name: set.name } });
       return selection(ctx, set, lang);
     },
 

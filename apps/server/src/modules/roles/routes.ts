@@ -19,7 +19,7 @@ import { z } from 'zod';
 import { envelope, emptyEnvelope } from '../../lib/envelope.ts';
 import { clientInfo } from '../../plugins/auth.ts';
 import type { Access } from '../../plugins/access.ts';
-import type { AdminCaller, RoleService } from './service.ts';
+import { ROLE_READERS, type AdminCaller, type RoleService } from './service.ts';
 
 export function adminCaller(req: FastifyRequest): AdminCaller {
   return { ctx: req.session!, companyId: req.companyId, ip: clientInfo(req).ip, lang: req.lang };
@@ -42,7 +42,7 @@ export async function roleRoutes(app: FastifyInstance, opts: { roles: RoleServic
       querystring: roleListRequest,
       response: { 200: envelope(roleListResponse) },
     },
-    config: { ...config, access: { permission: [Permission.roleManage, Permission.userManage], scope: 'company' } },
+    config: { ...config, access: { permission: ROLE_READERS, scope: 'company' } },
     preHandler,
     handler: async (req, reply) => reply.ok(await roles.list(adminCaller(req), req.query)),
   });

@@ -39,6 +39,9 @@ const BUILT_IN = new Set<string>(BUILT_IN_ROLES);
 
 export const isPlatform = (ctx: SessionContext) => ctx.grant.permissions.includes(ALL_PERMISSIONS);
 
+/** Who may read the company's roles: whoever manages them, and whoever gives people a role. */
+export const ROLE_READERS = [Permission.roleManage, Permission.userManage] as const;
+
 export function requirePermission(ctx: SessionContext, ...anyOf: string[]) {
   if (!hasAnyPermission(ctx.grant.permissions, anyOf)) throw forbidden();
 }
@@ -175,8 +178,7 @@ export function createRoleService(deps: {
       caller: AdminCaller,
       q: { name?: string | undefined; status?: '0' | '1' | undefined; page: number; size: number },
     ) {
-      // Whoever gives people roles reads them too.
-      requirePermission(caller.ctx, Permission.roleManage, Permission.userManage);
+      requirePermission(caller.ctx, ...ROLE_READERS);
       const all = (await repo.companyRoles(caller.companyId)).filter(
         (r) => r.role_key !== 'platformAdmin' || isPlatform(caller.ctx),
       );

@@ -18,7 +18,7 @@ import type { DeviceService } from '../devices/service.ts';
 import { withLogin } from './ffmpeg.ts';
 import type { LoginCipher } from './secrets.ts';
 import { StreamFailure, type Streams } from './streams.ts';
-import { writeOperationLog } from '../../lib/operation-log.ts';
+import { writeSetLog } from '../../lib/operation-log.ts';
 
 export interface VideoCaller {
   ctx: SessionContext;
@@ -36,16 +36,8 @@ export function createVideoService(opts: {
 }) {
   const { db, devices, cipher, streams } = opts;
 
-  async function log(caller: VideoCaller, set: GensetRow, matter: string, feedback: Record<string, unknown>) {
-    await writeOperationLog(db, {
-      ctx: caller.ctx,
-      companyId: set.company_id,
-      ip: caller.ip,
-      matter,
-      feedback,
-      target: set.token,
-    });
-  }
+  const log = (caller: VideoCaller, set: GensetRow, matter: string, feedback: Record<string, unknown>) =>
+    writeSetLog(db, { ctx: caller.ctx, ip: caller.ip, set, matter, feedback });
 
   async function cameraOf(set: GensetRow, id: number) {
     const camera = await db
