@@ -6,12 +6,13 @@ import { CHROMIUM, programPath } from './scripts/system-programs.ts';
 export default defineConfig({
   testDir: 'e2e',
   globalSetup: './e2e/global-setup.ts',
-  // .ci/run sets E2E_WORKERS=1: on a two-core machine one browser beside the server loads pages in a few seconds,
-  // two together with the tests' own servers can take longer than the tests wait
+  // Two browsers at once (what CI runs): on two cores, two workers in Chromium's headless shell took 15.8 min
+  // where one in the full browser took about 23 (BENCHMARKS.md, "Test suite and CI")
   workers: Number(process.env.E2E_WORKERS ?? 2),
   fullyParallel: true,
-  // .ci/run sets E2E_RETRIES=1: a test that fails is run once more and, if it then passes, reported as flaky
-  retries: Number(process.env.E2E_RETRIES ?? 0),
+  // a test that fails is run once more and, if it then passes, reported as flaky (CI runs with this default;
+  // E2E_RETRIES=0 fails on the first failure)
+  retries: Number(process.env.E2E_RETRIES ?? 1),
   timeout: 60_000,
   // a page's first visit loads its code on demand, which on a small CI machine running two workers and the
   // server takes up to several seconds

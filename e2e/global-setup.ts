@@ -3,7 +3,20 @@
 // account through E2E_SPARE_ACCOUNT, the demo sets' tokens through E2E_SETS, and the control API of the
 // demo fleet's simulated controllers, named DEMO-0001 …, through E2E_SIM_CONTROL). A local weather service
 // answering in the OpenWeatherMap shape stands behind WEATHER_URL, so that the weather line has a reading.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// The server logs at info level (every request) into server.log of its data directory; when the run ends, the
+// log must hold no session token, embedding code, video lease or key-like query value of the run
+// (e2e/log-secrets.ts), else the run fails and the log is kept in test-results/.
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,6 +24,7 @@ import { join } from 'node:path';
 import { computeSign, DEFAULT_SIGN_SECRET } from '@genset/protocol';
 import { startControlServer } from '@genset/simulator';
 import { startServer } from '../apps/server/src/server.ts';
+import { secretsInLog } from './log-secrets.ts';
 
 function signedHeaders(): Record<string, string> {
   const time = String(Math.floor(Date.now() / 1000));
@@ -75,29 +89,39 @@ async function startWeatherService() {
 export default async function globalSetup() {
   const dataDir = mkdtempSync(join(tmpdir(), 'genset-e2e-'));
   const weather = await startWeatherService();
-  const server = await startServer({
-    port: 0,
-    host: '127.0.0.1',
-    dataDir,
-    demo: true,
-    webDist: process.env.WEB_OUT_DIR ?? 'apps/web/dist',
-    logLevel: 'warn',
-    env: {
-      MQTT_PORT: '0',
-      // the live pages' tests count alarms and samples from an empty past; first-look.spec.ts has its own server
-      DEMO_BACKFILL_DAYS: '0',
-      // the demo stations get a few days, for their statistics pages
-      DEMO_STATION_BACKFILL_DAYS: '3',
-      WEATHER_URL: weather.url,
-      WEATHER_KEY: 'e2e',
-      // Every test signs in from 127.0.0.1, many a minute; rate-limit.spec.ts runs a server with low limits.
-      RATE_LIMIT_API: '100000/1m',
-      RATE_LIMIT_SIGN_IN: '100000/1m',
-      RATE_LIMIT_CODES: '100000/1m',
-      RATE_LIMIT_REGISTER: '100000/1m',
-      RATE_LIMIT_PASSWORD_RESET: '100000/1m',
+  const logFile = join(dataDir, 'server.log');
+  const logFd = openSync(logFile, 'a', 0o600);
+  // written at once, line by line: what the last requests logged is in the file when the check reads it
+  const logStream = { write: (line: string) => void writeSync(logFd, line) };
+  const server = await startServer(
+    {
+      port: 0,
+      host: '127.0.0.1',
+      dataDir,
+      demo: true,
+      webDist: process.env.WEB_OUT_DIR ?? 'apps/web/dist',
+      logLevel: 'info',
+      env: {
+        MQTT_PORT: '0',
+        // the live pages' tests count alarms and samples from an empty past; first-look.spec.ts has its own server
+        DEMO_BACKFILL_DAYS: '0',
+        // the demo stations get a few days, for their statistics pages
+        DEMO_STATION_BACKFILL_DAYS: '3',
+        // Sets nobody watches report at their modules' offline rate: 15 s here instead of a minute, so that the tests
+        // of pages following the whole fleet (home, multi-set monitor) see a change within seconds, not minutes
+        OFFLINE_RATE_MS: '15000',
+        WEATHER_URL: weather.url,
+        WEATHER_KEY: 'e2e',
+        // Every test signs in from 127.0.0.1, many a minute; rate-limit.spec.ts runs a server with low limits.
+        RATE_LIMIT_API: '100000/1m',
+        RATE_LIMIT_SIGN_IN: '100000/1m',
+        RATE_LIMIT_CODES: '100000/1m',
+        RATE_LIMIT_REGISTER: '100000/1m',
+        RATE_LIMIT_PASSWORD_RESET: '100000/1m',
+      },
     },
-  });
+    { logger: { level: 'info', stream: logStream } },
+  );
   process.env.E2E_BASE_URL = server.url;
   process.env.E2E_DATA_DIR = dataDir;
   // The password-reset test needs an account whose last code is older than the 60 s resend limit; making
@@ -112,8 +136,23 @@ export default async function globalSetup() {
   process.env.E2E_SIM_CONTROL = `http://127.0.0.1:${control.port}`;
   return async () => {
     await control.close();
+    const findings = await secretsInLog(readFileSync(logFile, 'utf8'), server.app.database.db);
     await server.close();
     await weather.close();
+    closeSync(logFd);
+    if (findings.length) {
+      mkdirSync('test-results', { recursive: true });
+      copyFileSync(logFile, join('test-results', 'server.log'));
+    }
     rmSync(dataDir, { recursive: true, force: true });
+    if (findings.length)
+      throw new Error(
+        `the server's log of this run holds ${findings.length} secret(s) (log kept in test-results/server.log):\n` +
+          findings
+            .slice(0, 20)
+            .map((f) => `  line ${f.line}: ${f.what}`)
+            .join('\n'),
+      );
+    console.log(`server log checked: no session token, code, lease or key in ${logFile.split('/').pop()}`);
   };
 }

@@ -85,6 +85,11 @@ function get(program: SystemProgram): Found {
 
 const wanted = process.argv.includes('--browser') ? [CHROMIUM] : SYSTEM_PROGRAMS;
 let failed = false;
+// Chromium's headless shell runs the browser tests on less CPU than the full browser; got where it can be, and the
+// full browser serves where it cannot.
+if (!process.env[CHROMIUM.envVar] && !findProgram(CHROMIUM).path?.endsWith('headless-shell')) {
+  aptInstall('chromium-headless-shell');
+}
 for (const program of wanted) {
   const found = get(program);
   if (program === CHROMIUM && found.path) {

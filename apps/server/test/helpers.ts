@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { computeSign, DEFAULT_SIGN_SECRET } from '@genset/protocol';
 import { buildApp, type BuildOptions } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
+import type { Db } from '../src/db/database.ts';
 import { createUser, ensureCompanyRoles } from '../src/seed/base.ts';
 
 export interface TestApp {
@@ -29,6 +30,8 @@ export interface TestAppOptions {
   logger?: BuildOptions['logger'];
   /** Runs before the app is ready: routes of the test's own. */
   extend?: (app: FastifyInstance) => void | Promise<void>;
+  /** Resolves host names of webhooks and cameras instead of DNS. */
+  resolveHost?: BuildOptions['resolveHost'];
 }
 
 export async function createTestApp(env: Record<string, string> = {}, opts: TestAppOptions = {}): Promise<TestApp> {
@@ -60,6 +63,8 @@ export async function createTestApp(env: Record<string, string> = {}, opts: Test
     DEMO_STATION_BACKFILL_DAYS: '0',
     MQTT_HOST: '127.0.0.1',
     WEB_DIST: join(dataDir, 'no-web'),
+    // the tests' cameras are local stand-ins (127.0.0.1, a site's 10.x); the address policy has tests of its own
+    CAMERA_ALLOW_PRIVATE: '1',
     ...(pgUrl ? { DATABASE_URL: pgUrl } : {}),
     ...env,
   });
@@ -69,6 +74,7 @@ export async function createTestApp(env: Record<string, string> = {}, opts: Test
       ...(schema ? { dbSchema: schema } : {}),
       ...(opts.onRoute ? { onRoute: opts.onRoute } : {}),
       ...(opts.logger ? { logger: opts.logger } : {}),
+      ...(opts.resolveHost ? { resolveHost: opts.resolveHost } : {}),
     });
     await opts.extend?.(built);
     await built.ready();
@@ -160,7 +166,12 @@ export async function freshUser(t: TestApp, opts: { companyId?: number; role?: s
 }
 
 export async function createCompany(t: TestApp, name: string): Promise<number> {
-  const r = await t.app.database.db
+  return insertCompany(t.app.database.db, name);
+}
+
+/** A company row of its own (no roles yet), straight in the database. */
+export async function insertCompany(db: Db, name: string): Promise<number> {
+  const r = await db
     .insertInto('company')
     .values({
       name,
