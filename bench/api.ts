@@ -4,9 +4,10 @@
 // year of energy per day and tariff period), runs the real server program as a child process, and measures with
 // BENCH_CONNECTIONS keep-alive connections (closed loop, as autocannon does): a bare Fastify route (its own child
 // process) for the floor of this machine, "my gensets" (page of 20, each status filter, and a deep page),
-// getstatus of a visible set; the time of a three-month history chart of one item over hourly rollups; then, on a
-// fresh server process, "my stations" (page 1 of 20) and a year of one station's statistics. Prints the figures
-// with the command that made them. Parameters (environment) are listed in BENCHMARKS.md.
+// getstatus of a visible set; the time of a three-month history chart of one item over hourly rollups and of a
+// year of ten items over daily rollups; then, on a fresh server process, "my stations" (page 1 of 20) and a year of
+// one station's statistics; last, the year chart on a PostgreSQL copy of the same database (BENCH_DATABASE_URL,
+// default the local server; '0' leaves it out). Prints the figures with the command that made them. Parameters (environment) are listed in BENCHMARKS.md.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, release, tmpdir, totalmem } from 'node:os';
@@ -32,6 +33,7 @@ import { freePort, spawnNode, waitForPort, waitForQuiet, watchMachine, watchProc
 import { ADMIN, signIn, startServerChild } from './lib/server.ts';
 import { fmt, intEnv, mib, table } from './lib/stats.ts';
 import { summariseProfile } from './lib/profile.ts';
+import { copyToPostgres, measureChart, seedRollups, yearChartBody, YEAR_DAYS, YEAR_ITEMS } from './lib/long-chart.ts';
 
 const BENCH_DIR = fileURLToPath(new URL('.', import.meta.url));
 
@@ -47,6 +49,11 @@ const P = {
   chartRuns: intEnv('BENCH_CHART_RUNS', 30, 1, 1000),
   quietWaitS: intEnv('BENCH_QUIET_WAIT_S', 30, 0, 3600),
   keep: process.env.BENCH_KEEP_DATA === '1',
+  /** The PostgreSQL server the year chart is measured on as well ('0': SQLite only). */
+  postgres:
+    process.env.BENCH_DATABASE_URL === '0'
+      ? ''
+      : process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
   cpuProf: process.env.BENCH_CPU_PROF === '1',
 };
 const ENV_KEYS = [
@@ -61,6 +68,7 @@ const ENV_KEYS = [
   'BENCH_CHART_RUNS',
   'BENCH_QUIET_WAIT_S',
   'BENCH_KEEP_DATA',
+  'BENCH_DATABASE_URL',
   'BENCH_CPU_PROF',
 ];
 if (P.users % P.subscribersPerSet !== 0)
@@ -70,9 +78,7 @@ if (P.signedIn > P.users) throw new Error('BENCH_SIGNED_IN cannot exceed BENCH_U
 const PASSWORD = 'Bench#2026';
 const OWNERS = 100;
 const DAY = 86_400_000;
-const HOUR = 3_600_000;
-const CHART_DAYS = 91;
-const TARGETS = { mylistP99Ms: 20, chartMs: 100, stationP99Ms: 50 };
+const TARGETS = { mylistP99Ms: 20, chartMs: 100, stationP99Ms: 50, yearChartMs: 300 };
 /** Days of energy each station holds (its last 365 local days, today included). */
 const STATION_DAYS = 365;
 /** The station calls' page: "my stations", page 1 of 20 rows. */
@@ -211,6 +217,7 @@ interface Seeded {
   /** Per signed-in user: a few tokens of sets that user sees (for getstatus). */
   visible: string[][];
   chartToken: string;
+  rollups: { hours: number; days: number };
   accounts: string[];
   stations: SeededStations;
 }
@@ -376,19 +383,15 @@ async function seed(dbFile: string): Promise<Seeded> {
     const alarms = spread(s, 2) < 8 ? 1 + (s % 3) : 0;
     insertLatest.run(gensetIds[s]!, status, alarms, JSON.stringify(latestValues(s)), now - (s % 600) * 1000, now);
   }
-  // Three months of hourly rollups (every item of layout S, as ingestion writes them) for the chart's set.
+  // A year of hourly and daily rollups (every item of layout S, as ingestion writes them) for the chart's set.
   const chartSet = 0;
-  const insertRollup = bulk.prepare('insert into rollup_hour (genset_id, bucket, stats, samples) values (?, ?, ?, ?)');
-  const firstHour = now - (now % HOUR) - CHART_DAYS * DAY;
-  for (let bucket = firstHour; bucket < now; bucket += HOUR) {
-    const stats: Record<string, { min: number; max: number; sum: number; n: number; first: number; last: number }> = {};
-    const h = (bucket - firstHour) / HOUR;
-    layoutS.items.forEach((item, i) => {
-      const avg = 100 + 50 * Math.sin((h + i) / 12);
-      stats[item.key] = { min: avg - 5, max: avg + 5, sum: avg * 360, n: 360, first: avg - 1, last: avg + 1 };
-    });
-    insertRollup.run(gensetIds[chartSet]!, bucket, JSON.stringify(stats), 360);
-  }
+  const rollups = seedRollups(
+    bulk,
+    gensetIds[chartSet]!,
+    layoutS.items.map((i) => i.key),
+    YEAR_DAYS,
+    now,
+  );
   const stations = seedStations(bulk, companyId, ownerIds, stationModules, now, insertLatest);
   bulk.exec('commit');
   bulk.exec('analyze');
@@ -399,7 +402,7 @@ async function seed(dbFile: string): Promise<Seeded> {
   );
   // the chart's set must be visible to the first signed-in user
   if (!subscribersOf(chartSet).includes(0)) throw new Error('chart set not visible to user 0');
-  return { tokens, visible, chartToken: tokens[chartSet]!, accounts, stations };
+  return { tokens, visible, chartToken: tokens[chartSet]!, accounts, stations, rollups };
 }
 
 /**
@@ -731,6 +734,12 @@ async function main() {
       });
       log(`three-month chart: p50 ${fmt(chart.latency.p50, 1)} ms, p99 ${fmt(chart.latency.p99, 1)} ms`);
     }
+    // A year of ten items of the same set in one request (daily rollups), one request at a time.
+    const yearItems = layoutS.items.slice(0, YEAR_ITEMS).map((i) => i.key);
+    const yearBody = yearChartBody(seeded.chartToken, yearItems);
+    const yearSqlite = await measureChart(server.url, () => signedHeaders(utokens[0]!), yearBody, P.chartRuns);
+    if (yearSqlite.result) log(`year chart (SQLite): p99 ${fmt(yearSqlite.result.latency.p99, 1)} ms`);
+    else log(`year chart not available: ${yearSqlite.answer.code} ${yearSqlite.answer.msg}`);
     const warnings = server.logLines();
     const rss = watchProcess(server.pid).stop().rssKb;
     const serverCommand = server.command;
@@ -818,6 +827,25 @@ async function main() {
     await server.stop();
     server = null;
 
+    // The year chart again on PostgreSQL: the same data copied by migrate-data, a server process on it.
+    let yearPostgres: Awaited<ReturnType<typeof measureChart>> | null = null;
+    let copySeconds = 0;
+    const copy = P.postgres ? await copyToPostgres(dbFile, P.postgres, log) : undefined;
+    if (copy) {
+      try {
+        copySeconds = copy.seconds;
+        log(`copied to PostgreSQL in ${fmt(copySeconds, 1)} s`);
+        server = await startServerChild(dataDir, [], { DATABASE_URL: copy.url });
+        const ptoken = await signIn(server.url, seeded.accounts[0]!, PASSWORD);
+        yearPostgres = await measureChart(server.url, () => signedHeaders(ptoken), yearBody, P.chartRuns);
+        if (yearPostgres.result) log(`year chart (PostgreSQL): p99 ${fmt(yearPostgres.result.latency.p99, 1)} ms`);
+        await server.stop();
+        server = null;
+      } finally {
+        await copy.drop();
+      }
+    }
+
     console.log(`\n=== Results of: ${commandLine()} ===`);
     console.log(`Machine: ${machine}`);
     console.log(`Server: ${serverCommand}\n`);
@@ -863,7 +891,7 @@ async function main() {
     if (chart && chartAnswer.data) {
       const points = chartAnswer.data.series[0]?.points.length ?? 0;
       console.log(
-        `\n2. Three-month history chart of one item (gen_kw; ${fmt(CHART_DAYS * 24)} hourly rollups of ${layoutS.items.length} items each; ` +
+        `\n2. Three-month history chart of one item (gen_kw; ${fmt(91 * 24)} hourly rollups of ${layoutS.items.length} items each; ` +
           `answer: ${points} points, resolution ${chartAnswer.data.resolution}, step ${fmt(chartAnswer.data.step / 60000)} min), ` +
           `${chart.requests} requests one after another:`,
       );
@@ -899,6 +927,29 @@ async function main() {
       console.log(`Station server warnings/errors (${stationWarnings.length} lines), first 10:`);
       for (const l of stationWarnings.slice(0, 10)) console.log(`  ${l.slice(0, 300)}`);
     } else console.log('Station server wrote no warning or error.');
+
+    console.log(
+      `\n4. A year of ${YEAR_ITEMS} items of one set in one chart request (${yearItems.join(', ')}; custom range of ` +
+        `${YEAR_DAYS} days, read from ${fmt(seeded.rollups.days)} daily rollups; the set also has ${fmt(seeded.rollups.hours)} ` +
+        `hourly ones), ${P.chartRuns} requests one after another:`,
+    );
+    const yearRows: [string, Awaited<ReturnType<typeof measureChart>> | null][] = [
+      ['SQLite', yearSqlite],
+      [P.postgres ? `PostgreSQL (copied by migrate-data in ${fmt(copySeconds, 1)} s)` : 'PostgreSQL', yearPostgres],
+    ];
+    for (const [db, m] of yearRows) {
+      if (!m?.result || !m.answer.data) {
+        console.log(`   ${db}: not measured${m ? ` (${m.answer.code} ${m.answer.msg})` : ''}`);
+        continue;
+      }
+      const points = m.answer.data.series.reduce((n, s) => n + s.points.length, 0);
+      const p99 = m.result.latency.p99;
+      console.log(
+        `   ${db}: p50 ${fmt(m.result.latency.p50, 1)} ms, p99 ${fmt(p99, 1)} ms, max ${fmt(m.result.latency.max, 1)} ms; ` +
+          `${m.answer.data.series.length} series, ${fmt(points)} points, resolution ${m.answer.data.resolution}, ` +
+          `${fmt(m.result.bytesPerAnswer)} bytes (target ≤ ${TARGETS.yearChartMs} ms: ${p99 <= TARGETS.yearChartMs ? 'met' : 'NOT MET'})`,
+      );
+    }
 
     if (P.cpuProf) {
       const profiles: [string, string, number][] = [

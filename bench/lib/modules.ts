@@ -34,9 +34,9 @@ export class BenchModule {
     return this.seq - this.confirmed;
   }
 
-  send() {
+  /** Publishes the next seq; `ts` is when it was read (now, or a moment of the module's backlog). */
+  send(ts = Date.now()) {
     const seq = ++this.seq;
-    const ts = Date.now();
     this.pendSeq.push(seq);
     this.pendAt.push(performance.now());
     this.client.publish(this.dataTopic, dataMessage(seq, ts, this.variants[seq % VARIANTS]!), { qos: 1 });

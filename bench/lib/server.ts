@@ -60,7 +60,11 @@ export interface ServerChild extends Child {
   logLines(): string[];
 }
 
-export async function startServerChild(dataDir: string, nodeArgs: string[] = []): Promise<ServerChild> {
+export async function startServerChild(
+  dataDir: string,
+  nodeArgs: string[] = [],
+  extraEnv: Record<string, string> = {},
+): Promise<ServerChild> {
   const httpPort = await freePort();
   const mqttPort = await freePort();
   const env = {
@@ -77,6 +81,7 @@ export async function startServerChild(dataDir: string, nodeArgs: string[] = [])
     // The load comes from one address; the limits stay on (their cost is part of the figures) but far away.
     RATE_LIMIT_API: '100000000/1m',
     RATE_LIMIT_SIGN_IN: '100000/1m',
+    ...extraEnv,
   };
   const child = spawnNode('src/main.ts', { cwd: SERVER_DIR, env, nodeArgs });
   await waitForPort(child, httpPort, 60_000);
@@ -119,7 +124,12 @@ export interface ClusterParams {
 }
 
 /** One instance of the several-instance setup: PostgreSQL, an external broker, Redis. */
-export async function startClusterInstance(dataDir: string, c: ClusterParams, mqttPort: number): Promise<ServerChild> {
+export async function startClusterInstance(
+  dataDir: string,
+  c: ClusterParams,
+  mqttPort: number,
+  extraEnv: Record<string, string> = {},
+): Promise<ServerChild> {
   const httpPort = await freePort();
   const env = {
     DATA_DIR: dataDir,
@@ -139,9 +149,10 @@ export async function startClusterInstance(dataDir: string, c: ClusterParams, mq
     // The load comes from one address; the limits stay on (their cost is part of the figures) but far away.
     RATE_LIMIT_API: '100000000/1m',
     RATE_LIMIT_SIGN_IN: '100000/1m',
+    ...extraEnv,
   };
   const child = spawnNode('src/main.ts', { cwd: SERVER_DIR, env });
-  await waitForPort(child, httpPort, 60_000);
+  await waitForPort(child, httpPort, 120_000);
   return {
     ...child,
     url: `http://127.0.0.1:${httpPort}`,

@@ -9,6 +9,8 @@ import { buildApp } from '../src/app.ts';
 import { call, createTestApp, freshUser, login, PG_URL, type TestApp } from './helpers.ts';
 import { connectWs } from './support/ws-client.ts';
 
+/** A call every member makes (their own sets): whether a session is still good. */
+const MYLIST = { page: 1, size: 20 };
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 let t: TestApp;
@@ -45,7 +47,7 @@ it('ends a disabled person’s session and realtime connection on the other inst
   const person = await freshUser(t, { companyId, role: 'operator' });
   const token = await login(other, person.account, person.password);
   // the other instance has the session in memory now
-  expect((await call(other, 'GET', '/dept/list', { token })).code).toBe(200);
+  expect((await call(other, 'POST', '/genset/mylist', { token, body: MYLIST })).code).toBe(200);
   const ws = await connectWs(otherUrl, token);
   ws.heartbeat('');
   await new Promise((r) => setTimeout(r, 200));
@@ -56,7 +58,7 @@ it('ends a disabled person’s session and realtime connection on the other inst
   });
   expect(off.code, off.msg).toBe(200);
   await expect
-    .poll(async () => (await call(other, 'GET', '/dept/list', { token })).code, { timeout: 1500 })
+    .poll(async () => (await call(other, 'POST', '/genset/mylist', { token, body: MYLIST })).code, { timeout: 1500 })
     .not.toBe(200);
   const closed = await Promise.race([ws.closed, new Promise((r) => setTimeout(() => r('open'), 3000))]);
   expect(closed).toMatchObject({ code: 4001 });
@@ -65,15 +67,17 @@ it('ends a disabled person’s session and realtime connection on the other inst
 it('asks the other instance’s sessions for the new password after a reset', async () => {
   const person = await freshUser(t, { companyId, role: 'operator' });
   const token = await login(other, person.account, person.password);
-  expect((await call(other, 'GET', '/dept/list', { token })).code).toBe(200);
+  expect((await call(other, 'POST', '/genset/mylist', { token, body: MYLIST })).code).toBe(200);
   const reset = await call(t.app, 'POST', '/user/resetpassword', {
     token: manager,
     body: { userId: person.id, password: 'Reset#2026q' },
   });
   expect(reset.code, reset.msg).toBe(200);
   await expect
-    .poll(async () => (await call(other, 'GET', '/dept/list', { token })).code, { timeout: 1500 })
+    .poll(async () => (await call(other, 'POST', '/genset/mylist', { token, body: MYLIST })).code, { timeout: 1500 })
     .toBe(ResultCode.notSignedIn);
   const again = await login(other, person.account, 'Reset#2026q');
-  expect((await call(other, 'GET', '/dept/list', { token: again })).code).toBe(ResultCode.passwordChangeRequired);
+  expect((await call(other, 'POST', '/genset/mylist', { token: again, body: MYLIST })).code).toBe(
+    ResultCode.passwordChangeRequired,
+  );
 });

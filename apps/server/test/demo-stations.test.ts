@@ -64,6 +64,35 @@ describe('the demo stations', () => {
     }
   });
 
+  it('have days of their own: no two whole days of a station store the same energy and income', async () => {
+    const db = t.app.database.db;
+    for (const station of await stations()) {
+      const site = await db.selectFrom('site').selectAll().where('token', '=', station.token).executeTakeFirstOrThrow();
+      const rows = await db.selectFrom('site_energy').selectAll().where('site_id', '=', site.id).execute();
+      const byDay = new Map<string, { charge: number; discharge: number; income: number }>();
+      for (const r of rows) {
+        const d = byDay.get(r.day) ?? { charge: 0, discharge: 0, income: 0 };
+        d.charge += r.charge_kwh;
+        d.discharge += r.discharge_kwh;
+        d.income += r.discharge_income - r.charge_cost;
+        byDay.set(r.day, d);
+      }
+      // the whole days: not the first (begun part way) nor today on the station's calendar (which has no row yet in
+      // its first minutes)
+      const today = new Intl.DateTimeFormat('en-CA', { timeZone: station.timeZone }).format(Date.now());
+      const days = [...byDay.keys()]
+        .filter((day) => day !== today)
+        .sort()
+        .slice(1);
+      expect(days.length, station.name).toBeGreaterThanOrEqual(DAYS - 1);
+      const seen = days.map((day) => {
+        const d = byDay.get(day)!;
+        return `${d.charge.toFixed(0)}/${d.discharge.toFixed(0)}/${d.income.toFixed(0)}`;
+      });
+      expect(new Set(seen).size, `${station.name}: ${seen.join(' ')}`).toBe(seen.length);
+    }
+  });
+
   it('shift energy by their strategies: the park charges in the valley and discharges in the peaks', async () => {
     const park = (await stations()).find((s) => s.name === 'Industrial park storage')!;
     // a whole past day, on the station's own calendar

@@ -36,7 +36,7 @@ import {
 const missing = missingPrograms();
 if (missing.length) console.warn(`Skipped: the fault tests need ${missing.join(', ')}.`);
 // The test brings its own PostgreSQL: the suite's second run on the machine's PostgreSQL would only repeat it.
-const repeat = process.env.TEST_DATABASE_URL !== undefined;
+const repeat = Boolean(process.env.TEST_DATABASE_URL);
 if (repeat && !missing.length) console.warn('Skipped: the fault tests ran in the first pass, on their own PostgreSQL.');
 
 /** Within this long of a part coming back, ingestion and realtime must have resumed. */

@@ -73,12 +73,18 @@ async function samples(gensetId: number) {
 function standaloneIngest(modemKey: string, options: Partial<IngestOptions> = {}) {
   const handlers: ((modemKey: string, channel: 'data', payload: Buffer) => void)[] = [];
   const acks: number[] = [];
+  /** The last ack of every module it was sent data for (`send(m, as)`). */
+  const ackedOf = new Map<string, number>();
   const ingest = createIngest({
     db: t.app.database.db,
     transport: {
       port: undefined,
       onMessage: (h) => handlers.push(h as (typeof handlers)[number]),
-      publish: async (_modem, _channel, payload) => void acks.push(JSON.parse(String(payload)).upTo),
+      publish: async (modem, _channel, payload) => {
+        const upTo = JSON.parse(String(payload)).upTo;
+        if (modem === modemKey) acks.push(upTo);
+        ackedOf.set(modem, upTo);
+      },
       connected: () => true,
       close: async () => undefined,
     },
@@ -90,8 +96,8 @@ function standaloneIngest(modemKey: string, options: Partial<IngestOptions> = {}
     onReply: () => undefined,
     ...options,
   });
-  const send = (m: object) => handlers[0]!(modemKey, 'data', Buffer.from(JSON.stringify(m)));
-  return { ingest, acks, send };
+  const send = (m: object, as = modemKey) => handlers[0]!(as, 'data', Buffer.from(JSON.stringify(m)));
+  return { ingest, acks, send, ackedOf };
 }
 
 beforeAll(async () => {
@@ -370,6 +376,84 @@ describe('rollups after a crash', () => {
     expect((await rollup())?.samples).toBe(3);
     expect(JSON.parse((await rollup())!.stats).gen_kw).toMatchObject({ n: 3, sum: 600 });
     await third.ingest.close();
+  });
+});
+
+describe('memory', () => {
+  it('lets a set not heard from go once all of it is written, and takes it up again with its next data', async () => {
+    const set = await newSet('Idle for a while');
+    await t.app.devices.ingest.flush();
+    const { ingest, acks, send } = standaloneIngest(set.modemKey, {
+      persistMs: 100,
+      setCache: { max: 10, idleMs: 1000 },
+    });
+    const t0 = Date.UTC(2026, 10, 18, 9, 5);
+    send(data(1, { ...RUNNING, gen_kw: 100 }, t0));
+    send(data(2, { ...RUNNING, gen_kw: 300 }, t0 + 60_000));
+    await expect.poll(() => acks.at(-1)).toBe(2);
+    expect(ingest.heldSets).toBe(1);
+    // a second with nothing from it: written, then let go
+    await expect.poll(() => ingest.heldSets, { timeout: 10_000 }).toBe(0);
+    // its next data finds where it was: the hour goes on from the two samples, the latest values move on
+    send(data(3, { ...RUNNING, gen_kw: 200 }, t0 + 120_000));
+    await expect.poll(() => acks.at(-1)).toBe(3);
+    expect(ingest.heldSets).toBe(1);
+    await ingest.flush();
+    const hour = await t.app.database.db
+      .selectFrom('rollup_hour')
+      .selectAll()
+      .where('genset_id', '=', set.id)
+      .executeTakeFirstOrThrow();
+    expect(hour.samples).toBe(3);
+    expect(JSON.parse(hour.stats).gen_kw).toMatchObject({ min: 100, max: 300, n: 3, sum: 600, first: 100, last: 200 });
+    const latest = await t.app.database.db
+      .selectFrom('set_latest')
+      .selectAll()
+      .where('genset_id', '=', set.id)
+      .executeTakeFirstOrThrow();
+    expect(latest.device_ts).toBe(t0 + 120_000);
+    expect(JSON.parse(latest.values).gen_kw).toBe(200);
+    await ingest.close();
+  });
+
+  it('holds no more sets than its limit: the least recently heard go first', async () => {
+    const sets = [await newSet('Limit A'), await newSet('Limit B'), await newSet('Limit C')];
+    await t.app.devices.ingest.flush();
+    const {
+      ingest,
+      send,
+      ackedOf: acked,
+    } = standaloneIngest(sets[0]!.modemKey, {
+      persistMs: 100,
+      setCache: { max: 2, idleMs: 3_600_000 },
+    });
+    const ts = Date.now();
+    for (const [i, s] of sets.entries()) {
+      send(data(1, RUNNING, ts + i), s.modemKey);
+      await expect.poll(() => acked.get(s.modemKey)).toBe(1);
+    }
+    // the third is beyond the limit: once the first is written, it goes (not one heard from since)
+    await expect.poll(() => ingest.heldSets).toBe(2);
+    send(data(2, RUNNING, ts + 10), sets[0]!.modemKey);
+    await expect.poll(() => acked.get(sets[0]!.modemKey)).toBe(2);
+    // taken up again, and B (now the least recently heard) goes
+    await expect.poll(() => ingest.heldSets).toBe(2);
+    await ingest.flush();
+    const counted = await t.app.database.db
+      .selectFrom('rollup_hour')
+      .select(['genset_id', 'samples'])
+      .where(
+        'genset_id',
+        'in',
+        sets.map((s) => s.id),
+      )
+      .execute();
+    expect(Object.fromEntries(counted.map((r) => [r.genset_id, r.samples]))).toEqual({
+      [sets[0]!.id]: 2,
+      [sets[1]!.id]: 1,
+      [sets[2]!.id]: 1,
+    });
+    await ingest.close();
   });
 });
 

@@ -1,7 +1,9 @@
 // What an operator watches: Prometheus metrics behind a token (HTTP, ingestion, modules, WebSockets, database,
 // process), the Grafana dashboard's queries all answered by them, liveness and readiness probes, and the
 // request id in the answer and in every log line of the request.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -215,6 +217,47 @@ describe('probes', () => {
   });
 });
 
+describe('the log', () => {
+  it('leaves out the requests of files (the console, uploads) but keeps those of calls', async () => {
+    const web = mkdtempSync(join(tmpdir(), 'web-'));
+    writeFileSync(join(web, 'index.html'), '<!doctype html><title>console</title>');
+    mkdirSync(join(web, 'assets'));
+    writeFileSync(join(web, 'assets', 'app.js'), 'console.log(1)');
+    const lines: Record<string, any>[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    const other = await createTestApp({ WEB_DIST: web }, { logger: { level: 'info', stream } });
+    try {
+      writeFileSync(join(other.config.uploadsDir, 'logo.png'), 'png');
+      const asked = [
+        ['/assets/app.js', 200],
+        ['/uploads/logo.png', 200],
+        ['/genset/mylist', 200],
+        ['/healthz', 200],
+      ] as const;
+      for (const [url, status] of asked) {
+        const res = await other.app.inject({ url, headers: { 'x-request-id': `log-${url.replace(/\W/g, '-')}` } });
+        expect(res.statusCode, url).toBe(status);
+      }
+      const logged = (url: string) =>
+        lines.filter((l) => l.reqId === `log-${url.replace(/\W/g, '-')}`).map((l) => l.msg);
+      // the console's files and pages, and uploads: nothing at info
+      expect(logged('/assets/app.js')).toEqual([]);
+      expect(logged('/uploads/logo.png')).toEqual([]);
+      expect(logged('/genset/mylist')).toEqual([]);
+      // a call is logged as before
+      expect(logged('/healthz')).toEqual(['incoming request', 'request completed']);
+    } finally {
+      await other.close();
+      rmSync(web, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('request ids', () => {
   it('takes the caller’s X-Request-Id, answers with it and writes it on every log line of the request', async () => {
     const account = `locked${Date.now()}@example.com`;
@@ -240,8 +283,10 @@ describe('request ids', () => {
     expect(messages).toContain('incoming request');
     expect(messages).toContain('request completed');
     // written by the sign-in service through the app's logger, not the request's
-    expect(messages).toContain('account locked after repeated failed sign-ins');
-    expect(logLines.filter((l) => l.msg === 'account locked after repeated failed sign-ins' && !l.reqId)).toEqual([]);
+    expect(messages).toContain('account locked at one address after repeated failed sign-ins');
+    expect(
+      logLines.filter((l) => l.msg === 'account locked at one address after repeated failed sign-ins' && !l.reqId),
+    ).toEqual([]);
     // Fastify's request logger carries the id once
     expect(lines.every((l) => typeof l.reqId === 'string')).toBe(true);
   });

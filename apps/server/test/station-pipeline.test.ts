@@ -1,6 +1,6 @@
 // A storage station through the whole pipeline: a simulated site (PCS, BMS, meter on one Modbus TCP port) read and
 // run by a real cloud module, a tactic sent from the console's call with the password, the module's EMS holding
-// the site to it; reverse-power protection after a load drop; and five minutes without the cloud, during which the
+// the site to it; reverse-power protection after a load drop; and half a minute without the cloud, during which the
 // module keeps running its tactic (it follows a load step on its own) and after which every snapshot it read is
 // stored, none twice.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,10 +18,11 @@ const RATING_KW = 250;
 const TOLERANCE_KW = 0.02 * RATING_KW;
 const MARGIN_KW = 5;
 /**
- * How long the cloud is away: five minutes. The second pass of the suite (on PostgreSQL) shortens it: what the
- * database does with the resent snapshots is the same after 30 s as after five minutes.
+ * How long the cloud is away: 30 s, about 30 EMS cycles and snapshots (STATION_OUTAGE_MS=300000 for five minutes).
+ * The module's EMS has no clock of its own for the cloud's absence, so what it does and what the server does with
+ * the resent snapshots is the same after 30 s as after five minutes; `npm run bench:soak` runs for hours.
  */
-const OUTAGE_MS = process.env.TEST_DATABASE_URL ? 30_000 : 5 * 60_000;
+const OUTAGE_MS = Number(process.env.STATION_OUTAGE_MS ?? 30_000);
 
 let t: TestApp;
 let manager: string;
@@ -196,7 +197,7 @@ describe('a storage station run by its module from the cloud’s tactic', () => 
   });
 
   it(
-    'keeps running its tactic for five minutes without the cloud, and loses nothing it read',
+    'keeps running its tactic without the cloud, and loses nothing it read',
     async () => {
       const cyclesBefore = gateway.stats.emsCycles;
       await proxy.cut();

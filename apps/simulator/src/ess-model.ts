@@ -4,185 +4,26 @@
 // It knows no register map (ess-registers.ts lays it out by the layout E documents) and no wall-clock time: it
 // moves only when advanced, in steps of at most `maxStepMs`, so real-time and stepped runs integrate alike.
 // Signs: battery and PCS power > 0 discharge, < 0 charge; grid power > 0 import, < 0 export.
-import { PCS_WATCHDOG_MS, type LayoutEBmsAlarm } from '@genset/protocol';
-import { clearSkyPvShare, loadShare, ZoneClock } from './ess-profiles.ts';
+// The states, settings, options and snapshot it is described by are in ess-types.ts (exported here too).
+import { PCS_WATCHDOG_MS } from '@genset/protocol';
+import { clearSkyPvShare, dayWeather, loadShare, ZoneClock, type DayWeather } from './ess-profiles.ts';
+import {
+  BMS_ALARMS,
+  type BmsAlarm,
+  type BmsState,
+  type EssSiteModelOptions,
+  type EssSiteSnapshot,
+  type PcsCommand,
+  type PcsControlMode,
+  type PcsFaultKind,
+  type PcsSettingKey,
+  type PcsSettings,
+  type PcsState,
+  type PvState,
+} from './ess-types.ts';
 import { SeededRandom } from './random.ts';
 
-export type PcsState = 'stop' | 'standby' | 'charging' | 'discharging' | 'fault';
-export type PcsFaultKind = 'internal' | 'over_temperature' | 'grid_abnormal';
-export const PCS_FAULT_KINDS: readonly PcsFaultKind[] = ['internal', 'over_temperature', 'grid_abnormal'];
-export type PcsCommand = 'start' | 'stop' | 'fault_reset';
-export const PCS_COMMANDS: readonly PcsCommand[] = ['start', 'stop', 'fault_reset'];
-export type PcsControlMode = 'remote' | 'local';
-export type BmsState = 'open' | 'idle' | 'charging' | 'discharging' | 'fault';
-export type BmsAlarm = LayoutEBmsAlarm;
-export const BMS_ALARMS: readonly BmsAlarm[] = [
-  'cell_over_voltage',
-  'cell_under_voltage',
-  'over_temperature',
-  'under_temperature',
-  'insulation',
-  'communication',
-];
-export type PvState = 'waiting' | 'running' | 'derated' | 'fault' | 'shutdown';
-
-/** The PCS settings its configuration parameters hold (same keys as the layout E document). */
-export interface PcsSettings {
-  /** kW per second the delivered power may change by. */
-  ramp_rate: number;
-  /** Seconds without a setpoint write before the setpoint falls to 0; 0 disables the watchdog. */
-  watchdog_time: number;
-  max_charge_power: number;
-  max_discharge_power: number;
-}
-export type PcsSettingKey = keyof PcsSettings;
-export const PCS_SETTING_KEYS: readonly PcsSettingKey[] = [
-  'ramp_rate',
-  'watchdog_time',
-  'max_charge_power',
-  'max_discharge_power',
-];
-
-export interface EssSiteModelOptions {
-  seed?: number;
-  /** The simulated clock's start (epoch ms); default now. A past instant lets a stepped run backfill days. */
-  startTs?: number;
-  /** The site's time zone: the load follows its wall clock. Default Asia/Shanghai. */
-  timeZone?: string;
-  /** The site's position: the sun follows it. Default Shanghai. */
-  latitude?: number;
-  longitude?: number;
-  /** PCS rated power, kW (default 250). */
-  pcsRatingKw?: number;
-  /** PCS power ramp, kW/s (default 50). */
-  rampKwPerS?: number;
-  /** PCS efficiency each way (default 0.96): discharging draws P/η from the battery, charging stores P·η. */
-  efficiency?: number;
-  /** PCS watchdog (default PCS_WATCHDOG_MS, 10 s); 0 disables it. Whole seconds (it is a register in seconds). */
-  watchdogMs?: number;
-  /** Whether the PCS starts in its running state (standby, ready for setpoints); default true. */
-  pcsStarted?: boolean;
-  /** Battery rated capacity, kWh (default 500). */
-  capacityKwh?: number;
-  /** The most the BMS ever allows either way, kW (default: the PCS rating). */
-  bmsMaxPowerKw?: number;
-  /** State of health, % (default 98): the usable energy is capacity × SOH. */
-  soh?: number;
-  /** SOC at start, % (default 50). */
-  initialSoc?: number;
-  /** Cells in series (default 240 LFP cells, about 770 V). */
-  cellCount?: number;
-  ambientC?: number;
-  /** Site load at night (default 80 kW) and at its evening peak (default 300 kW). */
-  loadBaseKw?: number;
-  loadPeakKw?: number;
-  /** Load noise, % of the peak (standard deviation, default 3); 0 makes the load follow the shape exactly. */
-  loadNoisePct?: number;
-  /** PV array rating, kW (default 0: no PV at the site). */
-  pvRatedKw?: number;
-  /** The longest integration step, ms (default 1000). */
-  maxStepMs?: number;
-}
-
-export interface PcsSnapshot {
-  state: PcsState;
-  controlMode: PcsControlMode;
-  /** The run command (start/stop) the PCS holds. */
-  started: boolean;
-  /** The setpoint register: what was last written, kW. */
-  setpointKw: number;
-  /** The power it is heading for after its limits, kW. */
-  targetKw: number;
-  /** AC power delivered, kW (discharge > 0). */
-  powerKw: number;
-  ratingKw: number;
-  settings: PcsSettings;
-  /** Sim time of the last setpoint write, or null before the first. */
-  lastSetpointWriteTs: number | null;
-  watchdogExpired: boolean;
-  fault: PcsFaultKind | null;
-  /** The cause of an injected fault still present (a reset does not clear the fault while it is). */
-  faultCause: PcsFaultKind | null;
-  overTemperature: boolean;
-  moduleTempC: number;
-  dcVoltage: number;
-  dcCurrentA: number;
-  acVoltage: [number, number, number];
-  acCurrentA: [number, number, number];
-  frequencyHz: number;
-  chargeKwh: number;
-  dischargeKwh: number;
-}
-
-export interface BmsSnapshot {
-  state: BmsState;
-  /** % of the usable energy. */
-  soc: number;
-  soh: number;
-  capacityKwh: number;
-  /** Energy stored now, kWh. */
-  energyKwh: number;
-  /** Power at the battery terminals, kW (discharge > 0): the PCS's AC power plus its losses. */
-  dcPowerKw: number;
-  packVoltage: number;
-  packCurrentA: number;
-  maxCellMv: number;
-  maxCellId: number;
-  minCellMv: number;
-  minCellId: number;
-  maxCellTempC: number;
-  maxCellTempId: number;
-  minCellTempC: number;
-  minCellTempId: number;
-  chargeLimitKw: number;
-  dischargeLimitKw: number;
-  fault: boolean;
-  /** Alarm bits raised now: by the cells' state or injected. */
-  alarms: BmsAlarm[];
-  injected: BmsAlarm[];
-}
-
-export interface MeterSnapshot {
-  /** Active power at the point of connection, kW (import > 0). */
-  gridKw: number;
-  reactiveKvar: number;
-  powerFactor: number;
-  voltage: [number, number, number];
-  currentA: [number, number, number];
-  frequencyHz: number;
-  importKwh: number;
-  exportKwh: number;
-}
-
-export interface PvSnapshot {
-  state: PvState;
-  ratedKw: number;
-  enabled: boolean;
-  /** What the array could deliver now (clear sky), kW. */
-  availableKw: number;
-  powerKw: number;
-  limitPct: number;
-  dailyYieldKwh: number;
-  totalYieldKwh: number;
-}
-
-export interface EssSiteSnapshot {
-  ts: number;
-  timeZone: string;
-  /** The load's own demand, kW (the profile, a fixed value or either plus a step). */
-  loadKw: number;
-  /** The fixed load replacing the profile, or null. */
-  loadOverrideKw: number | null;
-  /** kW added on top of the profile or the fixed load. */
-  loadStepKw: number;
-  /** Energy the load consumed since start, kWh (no device reports it: for checking balances). */
-  loadKwh: number;
-  pcs: PcsSnapshot;
-  bms: BmsSnapshot;
-  meter: MeterSnapshot;
-  /** Null at a site without PV. */
-  pv: PvSnapshot | null;
-}
+export * from './ess-types.ts';
 
 /** LFP open-circuit cell voltage by SOC: flat in the middle, steep at both ends. */
 const OCV_CURVE: readonly [soc: number, volts: number][] = [
@@ -255,6 +96,9 @@ export class EssSiteModel {
   private readonly loadPeakKw: number;
   private readonly loadNoiseKw: number;
   private loadNoise = 0;
+  private readonly weatherSeed: number | null;
+  private weather: DayWeather = { sky: 1, load: 1, ambientC: 25 };
+  private weatherDay = Number.NaN;
   private loadOverrideKw: number | null = null;
   private loadStepKw = 0;
   private loadKw = 0;
@@ -285,7 +129,7 @@ export class EssSiteModel {
   private readonly cellCount: number;
   /** Cell internal resistance, Ω: about 40 mV of drop at the BMS's largest power. */
   private readonly cellOhms: number;
-  private readonly ambientC: number;
+  private ambientC: number;
   private soh: number;
   private energyKwh: number;
   private dcPowerKw = 0;
@@ -316,6 +160,7 @@ export class EssSiteModel {
 
   constructor(options: EssSiteModelOptions = {}) {
     this.random = new SeededRandom(options.seed ?? 1);
+    this.weatherSeed = options.dailyWeather ? (options.seed ?? 1) : null;
     this.ts = options.startTs ?? Date.now();
     this.zone = new ZoneClock(options.timeZone ?? 'Asia/Shanghai');
     this.latitude = options.latitude ?? 31.2304;
@@ -400,7 +245,13 @@ export class EssSiteModel {
     const local = this.zone.local(this.ts);
     if (this.loadNoiseKw > 0 && dtS > 0)
       this.loadNoise = wander(this.random, this.loadNoise, dtS, 120, this.loadNoiseKw);
-    const profile = this.loadBaseKw + (this.loadPeakKw - this.loadBaseKw) * loadShare(local) + this.loadNoise;
+    if (this.weatherSeed !== null && local.dayNumber !== this.weatherDay) {
+      this.weatherDay = local.dayNumber;
+      this.weather = dayWeather(this.weatherSeed, local, this.latitude);
+      this.ambientC = this.weather.ambientC;
+    }
+    const profile =
+      (this.loadBaseKw + (this.loadPeakKw - this.loadBaseKw) * loadShare(local)) * this.weather.load + this.loadNoise;
     this.loadKw = Math.max(0, (this.loadOverrideKw ?? profile) + this.loadStepKw);
     this.loadKwh += (this.loadKw * dtS) / 3600;
 
@@ -409,7 +260,7 @@ export class EssSiteModel {
       this.pvDailyKwh = 0;
     }
     if (!this.hasPv) return;
-    this.pvAvailableKw = this.pvRatedKw * clearSkyPvShare(this.ts, this.latitude, this.longitude);
+    this.pvAvailableKw = this.pvRatedKw * clearSkyPvShare(this.ts, this.latitude, this.longitude) * this.weather.sky;
     this.pvPowerKw = this.pvEnabled ? Math.min(this.pvAvailableKw, (this.pvLimitPct / 100) * this.pvRatedKw) : 0;
     const energy = (this.pvPowerKw * dtS) / 3600;
     this.pvDailyKwh += energy;
@@ -474,7 +325,10 @@ export class EssSiteModel {
       this.pcsPowerKw = power + clamp(this.targetKw - power, -step, step);
     }
     const p = this.pcsPowerKw;
-    this.dcPowerKw = p > 0 ? p / this.efficiency : p * this.efficiency;
+    // the conversion loses a little more away from 25 °C (only with the days' own weather: else it is the rated one)
+    const efficiency =
+      this.weatherSeed === null ? this.efficiency : this.efficiency - 0.001 * Math.abs(this.ambientC - 25);
+    this.dcPowerKw = p > 0 ? p / efficiency : p * efficiency;
     if (p > 0) this.dischargeKwh += (p * dtS) / 3600;
     else this.chargeKwh += (-p * dtS) / 3600;
 

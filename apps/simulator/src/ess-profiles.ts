@@ -128,3 +128,39 @@ export function clearSkyPvShare(ts: number, latitude: number, longitude: number)
   const irradiance = 1098 * cosZenith * Math.exp(-0.057 / cosZenith);
   return Math.min(1, (irradiance / 1000) * PERFORMANCE_RATIO);
 }
+
+/** A number in [0, 1) drawn from a seed and a day: the same pair always gives the same number. */
+function dayDraw(seed: number, dayNumber: number, salt: number): number {
+  let h = Math.imul((seed >>> 0) ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(dayNumber + salt * 7919, 0xc2b2ae35);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x7feb352d);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x846ca68b);
+  h ^= h >>> 16;
+  return (h >>> 0) / 4294967296;
+}
+
+/** One day's weather and demand at a site. */
+export interface DayWeather {
+  /** Share of clear-sky PV the day's sky lets through: overcast 0.2–0.5 (about a day in four), else 0.7–1. */
+  sky: number;
+  /** The day's load level against the shape's: the season (more in summer and in winter) and the day's own. */
+  load: number;
+  /** The day's mean air temperature, °C: the season at the site's latitude and the day's own. */
+  ambientC: number;
+}
+
+export function dayWeather(seed: number, local: LocalTime, latitude: number): DayWeather {
+  const cloudy = dayDraw(seed, local.dayNumber, 1) < 0.25;
+  const clearness = dayDraw(seed, local.dayNumber, 2);
+  const sky = cloudy ? 0.2 + 0.3 * clearness : 0.7 + 0.3 * clearness;
+  // day of the year from the local day number (1970-01-01 is day 0); peaks of demand in midsummer and midwinter
+  const dayOfYear = (((local.dayNumber % 365.25) + 365.25) % 365.25) / 365.25;
+  const summerPhase = latitude >= 0 ? 0.54 : 0.04;
+  const season = 0.06 * Math.cos(4 * Math.PI * (dayOfYear - summerPhase));
+  const own = 0.16 * (dayDraw(seed, local.dayNumber, 3) - 0.5);
+  const meanC = 27 - 0.3 * Math.abs(latitude);
+  const swingC = 10 * Math.cos(2 * Math.PI * (dayOfYear - summerPhase));
+  const ambientC = meanC + swingC + 6 * (dayDraw(seed, local.dayNumber, 4) - 0.5) - (cloudy ? 2 : 0);
+  return { sky, load: 1 + season + own, ambientC };
+}

@@ -20,9 +20,8 @@ import { realtimeRoutes, type StationWatch } from '../modules/devices/realtime.t
 import { deviceRoutes } from '../modules/devices/routes.ts';
 import type { DeviceTransport, ModemMessageHandler } from '../modules/devices/transport.ts';
 import type { ModemChannel } from '@genset/protocol';
-import { startDemoFleet } from '../modules/devices/demo-fleet.ts';
 import { connectMqttClientTransport } from '../modules/devices/mqtt-client-transport.ts';
-import { startCluster, type Cluster } from '../modules/devices/cluster.ts';
+import { ownerOf, startCluster, type Cluster } from '../modules/devices/cluster.ts';
 import { createGroupRepository } from '../modules/groups/repository.ts';
 import { watchAcks, type AckWatch } from '../modules/devices/ack-watch.ts';
 import type { RunningGensetSimulator } from '@genset/simulator';
@@ -114,6 +113,7 @@ export default fp(
       persistMs: config.ingestPersistMs,
       queueLimit: config.ingestQueueLimit,
       gapWaitMs: config.ingestGapWaitMs,
+      setCache: config.ingestSetCache,
       onHello: (modemKey) =>
         void planner.publishPlan(modemKey).catch((err: unknown) => app.log.warn({ err }, 'plan not sent')),
       onReply: (modemKey, payload) => commands.receive(modemKey, payload),
@@ -127,11 +127,19 @@ export default fp(
     });
     cluster?.onMembersChanged(() => {
       planner.announce();
-      acks.keepOnly((modemKey) => cluster.owns(modemKey));
+      const view = cluster.members();
+      const keeps = (modemKey: string) => ownerOf(view, modemKey) === cluster.instanceId;
+      acks.keepOnly(keeps);
       void ingest
-        .handOver((modemKey) => cluster.owns(modemKey))
-        .catch((err: unknown) => app.log.error({ err }, 'hand-over failed'));
+        .handOver(keeps)
+        .catch((err: unknown) => app.log.error({ err }, 'hand-over failed'))
+        // what it held is written (or, failing that, will be taken up from the samples by the new owner)
+        .finally(() => {
+          if (cluster.members().join() === view.join()) cluster.settle(view);
+        });
     });
+    // holding nothing yet: the modules the members give this instance are its own once the others let go
+    cluster?.settle(cluster.members());
     const service = createDeviceService({
       db,
       fleet,
@@ -186,12 +194,13 @@ export default fp(
 
     const demoFleet =
       config.demo && config.demoFleet && transport.port !== undefined
-        ? await startDemoFleet({
+        ? await (
+            await import('../modules/devices/demo-fleet.ts')
+          ).startDemoFleet({
             db,
             fleet,
             brokerPort: transport.port,
             dataDir: config.dataDir,
-            signSecret: config.signSecret,
             log: app.log,
             invalidate: () => ingest.invalidate(),
             ingest,
@@ -221,6 +230,9 @@ export default fp(
  * The transport as ingestion sees it with several instances: a module's message goes to ingestion here if
  * this instance owns the module, else to its owner through Redis; replies go to every instance's dispatcher.
  */
+/** Messages held for modules about to move to this instance, at most (a hand-over takes a poll or two). */
+const HELD_LIMIT = 100_000;
+
 function routeThroughCluster(transport: DeviceTransport, cluster: Cluster): DeviceTransport {
   const handlers: ModemMessageHandler[] = [];
   const deliver = (modemKey: string, channel: ModemChannel, payload: Buffer) => {
@@ -228,12 +240,39 @@ function routeThroughCluster(transport: DeviceTransport, cluster: Cluster): Devi
     for (const h of handlers) wait = h(modemKey, channel, payload) ?? wait;
     return wait;
   };
+  // Messages of modules this instance is about to own, held until their old owner has let go (in order).
+  const held = new Map<string, [ModemChannel, Buffer][]>();
+  let heldCount = 0;
+  const route = (modemKey: string, channel: ModemChannel, payload: Buffer, forwarded: boolean) => {
+    if (cluster.owns(modemKey)) return deliver(modemKey, channel, payload);
+    if (cluster.assigned(modemKey)) {
+      // beyond the limit they are not held: a module sends its unacked snapshots again
+      if (heldCount >= HELD_LIMIT) return;
+      let list = held.get(modemKey);
+      if (!list) held.set(modemKey, (list = []));
+      list.push([channel, payload]);
+      heldCount++;
+      return;
+    }
+    // passed on once: two instances that still disagree on the members do not pass a message back and forth
+    if (!forwarded) cluster.forward(modemKey, channel, payload);
+  };
   transport.onMessage((modemKey, channel, payload) => {
     if (channel === 'reply') return cluster.broadcastReply(modemKey, payload);
-    if (cluster.owns(modemKey)) return deliver(modemKey, channel, payload);
-    cluster.forward(modemKey, channel, payload);
+    return route(modemKey, channel, payload, false);
   });
-  cluster.onForwarded((modemKey, channel, payload) => void deliver(modemKey, channel, payload));
+  cluster.onForwarded((modemKey, channel, payload) => void route(modemKey, channel, payload, true));
+  cluster.onOwnership(() => {
+    for (const [modemKey, list] of held) {
+      if (cluster.owns(modemKey)) {
+        for (const [channel, payload] of list) void deliver(modemKey, channel, payload);
+      } else if (!cluster.assigned(modemKey)) {
+        for (const [channel, payload] of list) cluster.forward(modemKey, channel, payload);
+      } else continue;
+      held.delete(modemKey);
+      heldCount -= list.length;
+    }
+  });
   return {
     get port() {
       return transport.port;

@@ -127,6 +127,14 @@ export default fp(
       },
     });
     new Gauge({
+      name: 'genset_ingest_sets_held',
+      help: 'Sets whose live state ingestion holds in memory (at most INGEST_SET_CACHE; idle ones are let go)',
+      registers: [registry],
+      collect() {
+        this.set(ingest.heldSets);
+      },
+    });
+    new Gauge({
       name: 'genset_ingest_queue_depth',
       help: 'Snapshots received and not yet acknowledged to their module (queued or being stored)',
       registers: [registry],

@@ -4,7 +4,11 @@
 // - membership: each instance stamps itself in a sorted set every second; one silent for 5 s is gone;
 // - ownership: each module belongs to one live instance (rendezvous hashing of its id over the members), and
 //   the shared subscription's messages of a module that another instance owns are passed on to it, so that
-//   one process keeps a set's state (status, alarms, rollups) and does the once-per-event work;
+//   one process keeps a set's state (status, alarms, rollups) and does the once-per-event work. Instances learn
+//   of a change a poll apart, so a module changes hands in two steps: its old owner writes what it holds and
+//   publishes the member list it has handed over for (`settle`); only then does the new owner take the module
+//   up (until then it holds the module's messages). Never do two instances keep one set's rollups at once,
+//   which would have each write its own count over the other's;
 // - command replies: a module's reply reaches whichever instance the broker picked and is broadcast, so the
 //   instance whose HTTP call waits for it finds it.
 import { createHash, randomUUID } from 'node:crypto';
@@ -21,8 +25,14 @@ const STAMP_EVERY_MS = 1000;
 export interface Cluster {
   instanceId: string;
   bus: RealtimeBus;
-  /** Whether this instance owns the module now. */
+  /** Whether this instance owns the module now: it is the module's instance and no other still holds it. */
   owns(modemKey: string): boolean;
+  /** Whether the module is this instance's by the members it knows (owned, or about to be once handed over). */
+  assigned(modemKey: string): boolean;
+  /** Says that this instance has written and let go what `members` no longer give it. */
+  settle(members: readonly string[]): void;
+  /** Called after a poll that may have moved a module to or from this instance. */
+  onOwnership(handler: () => void): void;
   /** Hands a module's message to the instance that owns it. */
   forward(modemKey: string, channel: ModemChannel, payload: Buffer): void;
   /** Messages other instances passed on to this one. */
@@ -87,19 +97,50 @@ export async function startCluster(opts: {
   const forwarded: ((modemKey: string, channel: ModemChannel, payload: Buffer) => void)[] = [];
   const replies: ((modemKey: string, payload: Buffer) => void)[] = [];
   const changed: (() => void)[] = [];
+  const ownership: (() => void)[] = [];
   let live: string[] = [instanceId];
+  /** The members each instance has last handed over for (what it may still hold is what they give it). */
+  let settled = new Map<string, string[]>();
+  const SETTLED = `${namespace}:settled`;
+
+  /** The live instance other than this one that still holds the module, if any. */
+  function holder(modemKey: string): string | undefined {
+    for (const id of live) {
+      if (id === instanceId) continue;
+      const view = settled.get(id);
+      if (view && ownerOf(view, modemKey) === id) return id;
+    }
+    return undefined;
+  }
 
   async function stamp() {
     const now = Date.now();
     await pub.zadd(MEMBERS, now, instanceId);
     await pub.zremrangebyscore(MEMBERS, 0, now - 10 * MEMBER_TIMEOUT_MS);
     const ids = await pub.zrangebyscore(MEMBERS, now - MEMBER_TIMEOUT_MS, '+inf');
+    const views = await pub.hgetall(SETTLED);
+    const known = new Set(await pub.zrange(MEMBERS, '0', '-1'));
+    const gone = Object.keys(views).filter((id) => !known.has(id));
+    if (gone.length) await pub.hdel(SETTLED, ...gone);
     const next = [...new Set([...ids, instanceId])].sort();
+    const nextSettled = new Map<string, string[]>();
+    for (const [id, view] of Object.entries(views)) {
+      if (id !== instanceId && next.includes(id)) nextSettled.set(id, JSON.parse(view) as string[]);
+    }
+    const own = settled.get(instanceId);
+    if (own) {
+      nextSettled.set(instanceId, own);
+      // (a Redis that came back empty has lost it)
+      if (!views[instanceId]) await pub.hset(SETTLED, instanceId, JSON.stringify(own));
+    }
+    const before = JSON.stringify([...settled].sort());
+    settled = nextSettled;
     if (next.join() !== live.join()) {
       log.info({ members: next.length, instanceId }, 'cluster members changed');
       live = next;
       for (const h of changed) h();
     }
+    if (JSON.stringify([...settled].sort()) !== before) for (const h of ownership) h();
   }
   await stamp();
   const timer = setInterval(() => {
@@ -144,9 +185,20 @@ export async function startCluster(opts: {
         local.removeAllListeners();
       },
     },
-    owns: (modemKey) => ownerOf(live, modemKey) === instanceId,
+    owns: (modemKey) => ownerOf(live, modemKey) === instanceId && holder(modemKey) === undefined,
+    assigned: (modemKey) => ownerOf(live, modemKey) === instanceId,
+    settle(members) {
+      const view = [...members];
+      settled.set(instanceId, view);
+      pub
+        .hset(SETTLED, instanceId, JSON.stringify(view))
+        .catch((err: unknown) => log.warn({ err }, 'hand-over not published'));
+      for (const h of ownership) h();
+    },
+    onOwnership: (h) => void ownership.push(h),
     forward(modemKey, channel, payload) {
-      send(inbox(ownerOf(live, modemKey)), { k: modemKey, c: channel, p: payload.toString('base64') });
+      const to = holder(modemKey) ?? ownerOf(live, modemKey);
+      send(inbox(to), { k: modemKey, c: channel, p: payload.toString('base64') });
     },
     onForwarded: (h) => void forwarded.push(h),
     broadcastReply(modemKey, payload) {
@@ -158,6 +210,7 @@ export async function startCluster(opts: {
     async close() {
       clearInterval(timer);
       await pub.zrem(MEMBERS, instanceId).catch(() => undefined);
+      await pub.hdel(SETTLED, instanceId).catch(() => undefined);
       sub.disconnect();
       pub.disconnect();
     },

@@ -2,7 +2,7 @@
 // newcomer sees a live fleet within a minute: a standby set whose mains fail now and then, sets running on
 // load, a rental set on a trailer that moves, one drifting towards low fuel, one whose module is offline, and a
 // harbour power plant of two sets (one of each layout) on a common bus, ready to be started as a parallel group.
-import { createHmac } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
@@ -18,11 +18,15 @@ import type { Db } from '../../db/database.ts';
 import { DEMO_ADMIN, DEMO_COMPANY_NAME, demoDepartment } from '../../seed/demo.ts';
 import { gensetSearchText } from '../../db/migrations/004-gensets.ts';
 import { hashModemSecret } from './embedded-broker.ts';
+import { brokerHash } from './broker-credentials.ts';
 import type { Fleet } from './fleet.ts';
 import { createGroupRepository } from '../groups/repository.ts';
 import { setPast, type DemoScenario, type PastEnd } from './backfill.ts';
 import type { Ingest } from './ingest/index.ts';
 import { demoIccid, demoImsi, giveDemoPlans } from '../iotcard/demo.ts';
+import { TrailerDuty } from './demo-trailer.ts';
+import { giveDemoMaintenance } from '../maintenance/demo.ts';
+import { DEMO_FIRMWARE_RUNNING, giveDemoFirmware } from '../ota/demo.ts';
 
 interface DemoSet {
   modemKey: string;
@@ -118,15 +122,7 @@ export const DEMO_GROUPS: { name: string; kind: GroupKind; members: string[] }[]
 /** The harbour plant's load, shared by the sets on its bus. */
 const HARBOUR_LOAD_KW = 520;
 
-/** The demo trailer's road from its site (looped at TRAILER_KMH): its far end lies outside its 3 km fence. */
-export const TRAILER_PATH = [
-  { lat: 41.0082, lon: 28.9784 },
-  { lat: 41.0151, lon: 28.9795 },
-  { lat: 41.0255, lon: 28.9742 },
-  { lat: 41.0369, lon: 28.9851 },
-  { lat: 41.0422, lon: 29.0083 },
-];
-export const TRAILER_KMH = 60;
+export { TRAILER_KMH, TRAILER_PATH } from './demo-trailer.ts';
 
 function demoNumber(index: number): string {
   return `DPC-${String(index + 1).padStart(3, '0')}`;
@@ -149,8 +145,9 @@ export function demoDetails(demo: DemoSet, index: number): Record<string, unknow
     ratedVoltageV,
     ratedFrequencyHz: 50,
     ratedCurrentA: Math.round((kva * 1000) / (Math.sqrt(3) * ratedVoltageV)),
-    ratedBatteryVoltageV: small ? 12 : 24,
-    ratedChargingVoltageV: small ? 13.8 : 27.6,
+    // the simulated controllers run a 24 V starting system (rest 25.4 V, charging 27.6 V, low-battery warning 22 V)
+    ratedBatteryVoltageV: 24,
+    ratedChargingVoltageV: 27.6,
     productionDate: `${2023 + (index % 3)}-0${(index % 9) + 1}-15`,
     phases: 3,
     weightKg: Math.round(800 + demo.ratedKw * 9),
@@ -159,7 +156,7 @@ export function demoDetails(demo: DemoSet, index: number): Record<string, unknow
     latitude: demo.position.lat,
     altitudeM: 20 + index * 35,
     iotCardNumber: `8986000000000000${String(index).padStart(4, '0')}`,
-    // the trailer's road leaves its 3 km fence and comes back every few minutes
+    // the trailer's road takes it beyond its 3 km fence to its far site and back (about every half hour)
     fenceRadiusM: demo.scenario === 'trailer' ? 3000 : 200,
     controllerBrand: layoutSStyle ? 'Smartgen' : 'Deep Sea Electronics',
     controllerModel: layoutSStyle ? 'HGM6120' : 'DSE7320',
@@ -220,9 +217,31 @@ const DEMO_SET_DEPARTMENTS: Record<string, string> = {
   'Rental trailer R-12': 'Service team',
 };
 
-/** Demo modules' secrets are derived from the server secret, so a restart can start them again. */
-export function demoSecret(signSecret: string, modemKey: string): string {
-  return createHmac('sha256', signSecret).update(`demo-module:${modemKey}`).digest('base64url').slice(0, 24);
+/**
+ * A demo module's modem and secret: the secret is random, made once per installation and kept with the modem
+ * (hashed for the broker like any module's, and as it is so a restart can sign in again). A demo modem from
+ * before, without one, is given a new one (its old secret stops working).
+ */
+export async function demoModule(
+  db: Db,
+  fleet: Fleet,
+  companyId: number,
+  modemKey: string,
+): Promise<{ modemId: number; secret: string }> {
+  const modem = await db
+    .selectFrom('modem')
+    .select(['id', 'demo_secret'])
+    .where('modem_key', '=', modemKey)
+    .executeTakeFirst();
+  if (modem?.demo_secret) return { modemId: modem.id, secret: modem.demo_secret };
+  const secret = randomBytes(24).toString('base64url');
+  const modemId = modem ? modem.id : (await fleet.createModem({ companyId, modemKey, secret })).id;
+  await db
+    .updateTable('modem')
+    .set({ secret_hash: hashModemSecret(secret, modemKey), broker_hash: brokerHash(secret), demo_secret: secret })
+    .where('id', '=', modemId)
+    .execute();
+  return { modemId, secret };
 }
 
 function gatewayLogger(log: FastifyBaseLogger, modemKey: string): GatewayLogger {
@@ -269,8 +288,15 @@ export interface DemoFleet {
   close(): Promise<void>;
 }
 
+/**
+ * The share of its rating a demo set has given on average over its life (its counters agree with it: kWh =
+ * run hours × rated kW × this share), within a diesel set's usual 40–70 %.
+ */
+export const DEMO_LIFE_LOAD_FACTOR = 0.55;
+
 /** The controller of a demo set as it is at the start of its story (live, or the first day of its past). */
-function simulatorOptions(demo: DemoSet, index: number) {
+export function simulatorOptions(demo: DemoSet, index: number) {
+  const runHours = 1200 + index * 431;
   return {
     id: demo.modemKey,
     layout: demo.layout,
@@ -281,16 +307,17 @@ function simulatorOptions(demo: DemoSet, index: number) {
     loadKw: demo.ratedKw * 0.6,
     fuelPercent: demo.scenario === 'lowFuel' ? 24 : 85,
     position: demo.position,
-    runHours: 1200 + index * 431,
+    runHours,
     starts: 300 + index * 57,
-    kwh: 150_000 + index * 41_000,
+    kwh: Math.round(runHours * demo.ratedKw * DEMO_LIFE_LOAD_FACTOR),
+    // the controller's service countdown (250 h) stands at 70 h left
+    hoursSinceService: 180,
   };
 }
 
-/** Where a demo set stands: off the mains (prime power, trailer, remote tower, island plant), moving. */
-function prepare(sim: GensetSimulator, demo: DemoSet) {
+/** Where a demo set stands: off the mains (prime power, trailer, remote tower, island plant), parked. */
+export function prepareDemoSet(sim: GensetSimulator, demo: DemoSet) {
   if (['onLoad', 'trailer', 'lowFuel', 'parallel'].includes(demo.scenario)) sim.cutMains();
-  if (demo.scenario === 'trailer') sim.followPath(TRAILER_PATH, TRAILER_KMH, true);
 }
 
 /** A demo module that has sent nothing yet (a fresh data directory) is given its past. */
@@ -304,7 +331,6 @@ export async function startDemoFleet(opts: {
   fleet: Fleet;
   brokerPort: number;
   dataDir: string;
-  signSecret: string;
   log: FastifyBaseLogger;
   invalidate: () => void;
   ingest: Pick<Ingest, 'replay' | 'absent'>;
@@ -338,7 +364,7 @@ export async function startDemoFleet(opts: {
       ...(past ? past.end : {}),
     });
     sims.push(sim);
-    prepare(sim, demo);
+    prepareDemoSet(sim, demo);
     if (demo.scenario === 'parallel') sim.joinBus(harbourBus);
     if (demo.scenario === 'mainsFailures') {
       // The mains fail for two minutes every ten: the set starts, takes the load, and stops after cooling.
@@ -350,6 +376,11 @@ export async function startDemoFleet(opts: {
           if (cycle === 3) sim.restoreMains();
         }, 60_000),
       );
+    }
+    if (demo.scenario === 'trailer') {
+      // live, the trailer works at its yard, stops, drives to a site beyond its fence, works there and comes back
+      const duty = new TrailerDuty(sim.model);
+      timers.push(setInterval(() => duty.step(1000), 1000));
     }
     if (demo.scenario === 'lowFuel') {
       // Refuelled once the low-fuel shutdown has happened and a while has passed, so the story repeats.
@@ -369,7 +400,7 @@ export async function startDemoFleet(opts: {
         brokerUrl: `mqtt://127.0.0.1:${opts.brokerPort}`,
         dataDir,
         model: 'GC-4G',
-        firmware: '2.4.1',
+        firmware: DEMO_FIRMWARE_RUNNING,
         imei: `8600000000${String(index).padStart(5, '0')}`,
         iccid: demoIccid(index),
         imsi: demoImsi(index),
@@ -391,16 +422,8 @@ export async function startDemoFleet(opts: {
   await giveDemoPlans(db, DEMO_SETS, opts.backfillDays);
   const withPast: { demo: DemoSet; index: number; secret: string; modemId: number }[] = [];
   for (const [index, demo] of DEMO_SETS.entries()) {
-    const secret = demoSecret(opts.signSecret, demo.modemKey);
-    let modem = await db.selectFrom('modem').select(['id']).where('modem_key', '=', demo.modemKey).executeTakeFirst();
-    if (!modem)
-      modem = { id: (await fleet.createModem({ companyId: company.id, modemKey: demo.modemKey, secret })).id };
-    else
-      await db
-        .updateTable('modem')
-        .set({ secret_hash: hashModemSecret(secret, demo.modemKey) })
-        .where('id', '=', modem.id)
-        .execute();
+    const { modemId, secret } = await demoModule(db, fleet, company.id, demo.modemKey);
+    const modem = { id: modemId };
     const existing = await db
       .selectFrom('genset')
       .select(['id', 'number'])
@@ -435,19 +458,53 @@ export async function startDemoFleet(opts: {
         .execute();
       await subscribeDemoAccounts(db, existing.id, index);
     }
-    if (opts.backfillDays > 0 && (await needsPast(db, modem.id))) {
+    // the offline set is given its last data before it went quiet even without days of past
+    if ((opts.backfillDays > 0 || demo.scenario === 'offline') && (await needsPast(db, modem.id))) {
       withPast.push({ demo, index, secret, modemId: modem.id });
       continue;
     }
     if (demo.scenario !== 'offline') await startLive(demo, index, secret);
   }
   await seedDemoGroups(db, company.id);
+  // the module images and the past upgrade that brought the fleet to the one it runs
+  const demoSets = await db
+    .selectFrom('genset as g')
+    .innerJoin('modem as m', 'm.id', 'g.modem_id')
+    .select(['g.id', 'm.id as modemId'])
+    .where(
+      'm.modem_key',
+      'in',
+      DEMO_SETS.map((d) => d.modemKey),
+    )
+    .where('g.deleted_at', 'is', null)
+    .orderBy('g.id')
+    .execute();
+  await giveDemoFirmware({
+    db,
+    dataDir: opts.dataDir,
+    companyId: company.id,
+    createdBy: manager?.id ?? null,
+    gensets: demoSets,
+  });
   opts.invalidate();
   log.info({ sets: DEMO_SETS.length, live: gateways.length, backfilling: withPast.length }, 'demo fleet running');
 
   // The sets without a past yet get theirs in the background, one after the other, each going live as soon as
   // its past is stored; the server answers meanwhile.
   const backfill = (async () => {
+    await pastOfSets();
+    if (closing) return;
+    // the maintenance plans agree with what the sets' controllers and alarm history say
+    await giveDemoMaintenance(
+      db,
+      DEMO_SETS.map((demo, index) => {
+        const o = simulatorOptions(demo, index);
+        return { modemKey: demo.modemKey, scenario: demo.scenario, fallback: o };
+      }),
+    );
+  })().catch((err: unknown) => log.error({ err }, 'demo history not backfilled'));
+
+  async function pastOfSets() {
     if (withPast.length === 0) return;
     const startedAt = Date.now();
     const to = startedAt;
@@ -455,13 +512,16 @@ export async function startDemoFleet(opts: {
     let samples = 0;
     for (const { demo, index, secret } of withPast) {
       if (closing) return;
-      // the farm's module went quiet two days ago (its set is the demo's offline one)
-      const end = demo.scenario === 'offline' ? Math.max(from, to - 2 * 24 * 60 * 60_000) : to;
+      // the farm's module went quiet two days ago (its set is the demo's offline one); without days of past it
+      // still has its last hour before then, so its last data is two days old
+      const quietAt = to - 2 * 24 * 60 * 60_000;
+      const start = opts.backfillDays > 0 ? from : quietAt - 60 * 60_000;
+      const end = demo.scenario === 'offline' ? Math.max(start, quietAt) : to;
       const past = setPast({
         options: simulatorOptions(demo, index),
-        prepare: (sim) => prepare(sim, demo),
+        prepare: (sim) => prepareDemoSet(sim, demo),
         scenario: demo.scenario,
-        from,
+        from: start,
         to: end,
       });
       try {
@@ -479,7 +539,7 @@ export async function startDemoFleet(opts: {
       { sets: withPast.length, days: opts.backfillDays, samples, ms: Date.now() - startedAt },
       'demo history backfilled',
     );
-  })().catch((err: unknown) => log.error({ err }, 'demo history not backfilled'));
+  }
 
   return {
     simulators: sims,

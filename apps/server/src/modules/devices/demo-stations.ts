@@ -19,10 +19,9 @@ import { ESS_UNIT_IDS, EssSiteSimulator, ModbusTcpHost } from '@genset/simulator
 import { startGateway, type Gateway, type GatewayLogger } from '@genset/gateway';
 import type { Db } from '../../db/database.ts';
 import { DEMO_COMPANY_NAME, demoDepartment } from '../../seed/demo.ts';
-import { hashModemSecret } from './embedded-broker.ts';
 import type { Fleet } from './fleet.ts';
 import type { Ingest } from './ingest/index.ts';
-import { demoSecret } from './demo-fleet.ts';
+import { demoModule } from './demo-fleet.ts';
 import { stationPast } from './station-past.ts';
 import type { SiteService } from '../sites/service.ts';
 
@@ -168,7 +167,6 @@ export async function startDemoStations(opts: {
   sites: SiteService;
   brokerPort: number;
   dataDir: string;
-  signSecret: string;
   log: FastifyBaseLogger;
   invalidate: () => void;
   ingest: Pick<Ingest, 'replay'>;
@@ -193,22 +191,12 @@ export async function startDemoStations(opts: {
 
   const prepared: { demo: DemoStation; secret: string; token: string; templateId: number; fresh: boolean }[] = [];
   for (const demo of DEMO_STATIONS) {
-    const secret = demoSecret(opts.signSecret, demo.modemKey);
-    let modem = await db
+    const { modemId, secret } = await demoModule(db, fleet, company.id, demo.modemKey);
+    const modem = await db
       .selectFrom('modem')
       .select(['id', 'last_seq'])
-      .where('modem_key', '=', demo.modemKey)
-      .executeTakeFirst();
-    if (!modem) {
-      const created = await fleet.createModem({ companyId: company.id, modemKey: demo.modemKey, secret });
-      modem = { id: created.id, last_seq: 0 };
-    } else {
-      await db
-        .updateTable('modem')
-        .set({ secret_hash: hashModemSecret(secret, demo.modemKey) })
-        .where('id', '=', modem.id)
-        .execute();
-    }
+      .where('id', '=', modemId)
+      .executeTakeFirstOrThrow();
     const existing = await db
       .selectFrom('site')
       .select(['token', 'template_id'])
@@ -285,6 +273,8 @@ export async function startDemoStations(opts: {
       loadPeakKw: demo.loadPeakKw,
       pvRatedKw: demo.pvRatedKw,
       initialSoc: 55,
+      // each day its own sky and demand, drawn from the seed: the statistics differ from day to day
+      dailyWeather: true,
       // the past advances a minute at a time; live, the clock ticks every 100 ms anyway
       maxStepMs: 10_000,
     });

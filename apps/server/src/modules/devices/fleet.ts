@@ -99,6 +99,19 @@ export function createFleet(db: Db, scope: DataScopeService = createDataScope({ 
       });
     },
 
+    /**
+     * Whether the role's data scope reaches the set (ownership and subscriptions aside): a call acting for another
+     * company acts with that company's role only on the sets it reaches.
+     */
+    async reachedByRole(user: UserRow, grant: Grant, set: GensetRow): Promise<boolean> {
+      if (grant.permissions.includes(ALL_PERMISSIONS)) return true;
+      const { role } = await scope.reach(user, grant);
+      if (set.company_id !== role.companyId) return false;
+      const departmentId =
+        set.department_id ?? (byDepartment(role) && set.owner_user_id !== null ? await ownerDepartment(set) : null);
+      return covers(role, 'set', { id: set.id, companyId: set.company_id, departmentId });
+    },
+
     byToken(token: string) {
       return db
         .selectFrom('genset')

@@ -8,7 +8,7 @@
 // its sets reports or its EMS status changes, and its sets report at the online rate meanwhile.
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from '@fastify/websocket';
-import { pickLanguage, ResultCode, type Language } from '@genset/protocol';
+import { hasAnyPermission, Permission, pickLanguage, ResultCode, type Language } from '@genset/protocol';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors.ts';
 import { translate } from '../../i18n/messages.ts';
@@ -110,7 +110,10 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
       token: m.token,
       data: { status: m.status, alarmnum: m.alarmnum, ts: m.ts, values: m.values },
     });
+  // The alarm list is for alarm:view only (the alarm count rides on `monitor` with the set's status).
   const alarmPush = (w: Watcher, m: AlarmMessage) =>
+    w.session &&
+    hasAnyPermission(w.session.grant.permissions, [Permission.alarmView]) &&
     send(w, {
       method: 'alarm',
       token: m.token,

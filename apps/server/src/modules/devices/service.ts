@@ -196,6 +196,7 @@ export function createDeviceService(opts: DeviceServiceOptions) {
         online: modem?.online === 1,
         rights,
         ts: row?.device_ts ?? null,
+        runs: Boolean(protocol?.doc.statusRules),
       };
     },
 
@@ -251,20 +252,14 @@ export function createDeviceService(opts: DeviceServiceOptions) {
       );
       const title = command.title[lang];
       if (refusal) {
-        await log(
-          ctx,
-          set,
-          'log.command',
-          { command: command.key, title: command.title['en-US'], outcome: 'refused' },
-          ip,
-        );
+        await log(ctx, set, 'log.command', { command: command.key, title: command.title, outcome: 'refused' }, ip);
         throw new AppError(ResultCode.conflict, 'errors.commandRefused', { reason: refusal[lang] });
       }
       const outcome = await dispatch(ctx, set, {
         name: command.key,
         request: { kind: 'write', port: set.port, address: set.address, writes: planCommandWrites(command) },
         matter: 'log.command',
-        feedback: { command: command.key, title: command.title['en-US'] },
+        feedback: { command: command.key, title: command.title },
         ip,
         lang,
       });

@@ -1,6 +1,14 @@
 // Presence: whether a module is there. Its hello marks it online and records what it is (model, firmware,
 // SIM); its events update its telemetry; 'offline' on its state topic (its last will, or its goodbye) and
 // three missed report periods take its sets offline (status-alarms.ts).
+//
+// Silence is judged from when the module was last heard (the time its message was received), never from when
+// the watchdog happened to run: a module is overdue once three report periods (the longer of the period it had
+// then and the one it has now) and a second of grace have passed since. A watchdog that finds a module overdue
+// does not decide at once: it lets the messages already received in (one turn of the event loop, then the
+// ingestion's own order, after everything queued before it), and takes the module offline only if nothing was
+// heard from it meanwhile. The offline record is stamped with the deadline, not the moment the decision ran.
+// A module whose message waits for room in the ingestion queue is not silent: the wait is the server's.
 import { modemEvent, modemHello } from '@genset/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../db/database.ts';
@@ -17,36 +25,105 @@ interface PresenceOptions {
   log: FastifyBaseLogger;
   expectedPeriodMs: (modemKey: string) => number;
   onHello: (modemKey: string) => void;
+  /** Runs `work` in the ingestion's order: between batches, after every message queued before the call. */
+  ordered: (work: () => Promise<void>) => Promise<void>;
 }
 
-export function createPresence({ db, sets, statusAlarms, bus, log, expectedPeriodMs, onHello }: PresenceOptions) {
-  const lastSeen = new Map<string, number>();
+/** Report periods a module may miss before its sets are offline, and the grace on top of them. */
+export const MISSED_PERIODS = 3;
+export const OFFLINE_GRACE_MS = 1000;
+
+/** When a module was last heard from (its message received) and the report period it had then. */
+interface Heard {
+  at: number;
+  periodMs: number;
+}
+
+export function createPresence({
+  db,
+  sets,
+  statusAlarms,
+  bus,
+  log,
+  expectedPeriodMs,
+  onHello,
+  ordered,
+}: PresenceOptions) {
+  const heard = new Map<string, Heard>();
+  /** Modules whose message waits for room in the ingestion queue, by how many of their messages wait. */
+  const held = new Map<string, number>();
+  /** Modules being decided on, so that one watchdog round does not queue a second decision. */
+  const deciding = new Set<string>();
   let watchdog: NodeJS.Timeout | undefined;
 
   /** Modules whose going offline could not be written (the database away): tried again every second. */
-  const offlinePending = new Map<string, string>();
+  const offlinePending = new Map<string, { reason: string; at: number }>();
 
-  const offline = (modemKey: string, reason: string) => {
+  const deadlineOf = (modemKey: string, h: Heard) =>
+    h.at + MISSED_PERIODS * Math.max(h.periodMs, expectedPeriodMs(modemKey)) + OFFLINE_GRACE_MS;
+
+  const offline = (modemKey: string, reason: string, at: number) => {
     const retry = offlinePending.has(modemKey);
     offlinePending.delete(modemKey);
-    void statusAlarms.setOffline(modemKey, reason).catch((err: unknown) => {
+    return statusAlarms.setOffline(modemKey, reason, at).catch((err: unknown) => {
       if (!retry) log.error({ err, module: modemKey }, 'offline update failed; trying again every second');
       // unless the module came back meanwhile, its sets must not stay shown online
-      if (!lastSeen.has(modemKey)) offlinePending.set(modemKey, reason);
+      if (!heard.has(modemKey)) offlinePending.set(modemKey, { reason, at });
     });
   };
 
+  /**
+   * The module seemed silent past its deadline: once the messages already received are in (one turn of the
+   * event loop, then the ingestion's order), it goes offline unless it was heard from meanwhile.
+   */
+  async function decide(modemKey: string, was: Heard | undefined, reason: string, at: number) {
+    deciding.add(modemKey);
+    try {
+      // a timer that ran late runs before the reading of what arrived while it waited: let that in first
+      await new Promise<void>((resolve) => setTimeout(resolve, 0));
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      await ordered(async () => {
+        const now = heard.get(modemKey);
+        if (now !== was || held.has(modemKey)) return;
+        if (now && deadlineOf(modemKey, now) >= Date.now()) return;
+        heard.delete(modemKey);
+        await offline(modemKey, reason, now ? deadlineOf(modemKey, now) : at);
+      });
+    } finally {
+      deciding.delete(modemKey);
+    }
+  }
+
+  /** Any message from the module, at the moment it was received. */
+  function seen(modemKey: string, at = Date.now()) {
+    heard.set(modemKey, { at, periodMs: expectedPeriodMs(modemKey) });
+    offlinePending.delete(modemKey);
+  }
+
   return {
-    /** Any message from the module. */
-    seen(modemKey: string) {
-      lastSeen.set(modemKey, Date.now());
-      offlinePending.delete(modemKey);
+    seen,
+
+    /**
+     * The module's message waits for room in the queue until `released` settles: meanwhile it is not silent,
+     * and it counts as heard when its wait ends.
+     */
+    hold(modemKey: string, released: Promise<void>) {
+      held.set(modemKey, (held.get(modemKey) ?? 0) + 1);
+      const end = () => {
+        const left = (held.get(modemKey) ?? 1) - 1;
+        if (left > 0) held.set(modemKey, left);
+        else held.delete(modemKey);
+        if (heard.has(modemKey)) seen(modemKey);
+      };
+      released.then(end, end);
     },
 
     /** 'offline' on the state topic: the module's last will, or its own goodbye when it closes cleanly. */
     gone(modemKey: string) {
-      lastSeen.delete(modemKey);
-      offline(modemKey, 'moduleOffline');
+      heard.delete(modemKey);
+      void decide(modemKey, undefined, 'moduleOffline', Date.now()).catch((err: unknown) =>
+        log.error({ err, module: modemKey }, 'offline not decided'),
+      );
     },
 
     /** Records what the module is; returns the module and its hello for the stages that read more of it. */
@@ -103,7 +180,7 @@ export function createPresence({ db, sets, statusAlarms, bus, log, expectedPerio
 
     /** Forgets the module (handed to another instance, which watches it now). */
     forget(modemKey: string) {
-      lastSeen.delete(modemKey);
+      heard.delete(modemKey);
     },
 
     start() {
@@ -116,20 +193,22 @@ export function createPresence({ db, sets, statusAlarms, bus, log, expectedPerio
         .execute()
         .then((rows) => {
           const now = Date.now();
-          for (const r of rows) if (!lastSeen.has(r.modem_key)) lastSeen.set(r.modem_key, now);
+          for (const r of rows) if (!heard.has(r.modem_key)) seen(r.modem_key, now);
         })
         .catch((err: unknown) => log.warn({ err }, 'could not read modules online at start'));
 
       // Three missed report periods: the module's sets are offline even without a last will.
       watchdog = setInterval(() => {
         const now = Date.now();
-        for (const [modemKey, seen] of lastSeen) {
-          if (now - seen > 3 * expectedPeriodMs(modemKey) + 1000) {
-            lastSeen.delete(modemKey);
-            offline(modemKey, 'noData');
-          }
+        for (const [modemKey, h] of heard) {
+          if (deciding.has(modemKey) || held.has(modemKey)) continue;
+          const deadline = deadlineOf(modemKey, h);
+          if (now > deadline)
+            void decide(modemKey, h, 'noData', deadline).catch((err: unknown) =>
+              log.error({ err, module: modemKey }, 'offline not decided'),
+            );
         }
-        for (const [modemKey, reason] of offlinePending) offline(modemKey, reason);
+        for (const [modemKey, { reason, at }] of offlinePending) void offline(modemKey, reason, at);
       }, 1000);
       watchdog.unref();
     },

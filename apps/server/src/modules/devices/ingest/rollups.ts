@@ -14,16 +14,7 @@ import type { Acks } from './acks.ts';
 import type { Sets } from './sets.ts';
 import { startOfDay, startOfHour } from '../time.ts';
 import type { IngestStats, SetState, StoredSample, Values } from './types.ts';
-
-interface ItemStats {
-  min: number;
-  max: number;
-  sum: number;
-  n: number;
-  first: number;
-  last: number;
-}
-type BucketStats = Record<string, ItemStats>;
+import { BucketStats, ItemIndex, type ItemStats } from './bucket-stats.ts';
 
 interface Bucket {
   table: 'rollup_hour' | 'rollup_day';
@@ -48,9 +39,20 @@ interface RollupsOptions {
   stats: IngestStats;
   persistMs: number;
   cluster?: boolean;
+  /**
+   * The items of a protocol that are readings of a running engine and its generator (speed, oil pressure,
+   * generator and bus voltage and frequency, power factor): a stopped set reads 0 there, which is no reading
+   * at all, so they are averaged over the samples taken while the set ran. Power, current and the rest are
+   * averaged over every sample (a stopped set's 0 kW is its true output).
+   */
+  runningOnly?: (protocolKey: string) => ReadonlySet<string>;
 }
 
-export function createRollups({ db, log, sets, acks, stats, persistMs, cluster }: RollupsOptions) {
+/** The status code of a running set (1 stopped, 2 standby, 3 running, 0 offline). */
+const RUNNING = 3;
+const NONE: ReadonlySet<string> = new Set();
+
+export function createRollups({ db, log, sets, acks, stats, persistMs, cluster, runningOnly }: RollupsOptions) {
   /** The newest bucket of each set and table (`table|gensetId`). */
   const buckets = new Map<string, Bucket>();
   /** Buckets changed since the last persist (`table|gensetId|bucket`), and the same by set. */
@@ -64,24 +66,26 @@ export function createRollups({ db, log, sets, acks, stats, persistMs, cluster }
   let persistedUpTo = -1;
   let lastPersist = Date.now();
 
-  function mergeStats(into: BucketStats, values: Values) {
+  function mergeStats(into: BucketStats, values: Values, skip: ReadonlySet<string>) {
     for (const key in values) {
+      if (skip.has(key)) continue;
       const v = values[key];
       if (v === null || v === undefined || !Number.isFinite(v)) continue;
-      const s = into[key];
-      if (!s) into[key] = { min: v, max: v, sum: v, n: 1, first: v, last: v };
-      else {
-        if (v < s.min) s.min = v;
-        if (v > s.max) s.max = v;
-        s.sum += v;
-        s.n += 1;
-        s.last = v;
-      }
+      into.add(key, v);
     }
   }
 
+  /** The items of each protocol, numbered once for all its sets' buckets. */
+  const itemIndexes = new Map<string, ItemIndex>();
+  function itemsOf(protocolKey: string): ItemIndex {
+    let index = itemIndexes.get(protocolKey);
+    if (!index) itemIndexes.set(protocolKey, (index = new ItemIndex()));
+    return index;
+  }
+
   /** The bucket a sample falls in: the set's newest one, one changed since the last persist, or its row. */
-  async function bucketFor(table: Bucket['table'], gensetId: number, bucket: number): Promise<Bucket> {
+  async function bucketFor(table: Bucket['table'], set: SetState, bucket: number): Promise<Bucket> {
+    const gensetId = set.id;
     const key = `${table}|${gensetId}`;
     const current = buckets.get(key);
     if (current && current.bucket === bucket) return current;
@@ -99,11 +103,11 @@ export function createRollups({ db, log, sets, acks, stats, persistMs, cluster }
             table,
             gensetId,
             bucket,
-            stats: JSON.parse(row.stats) as BucketStats,
+            stats: BucketStats.fromJSON(itemsOf(set.protocolKey), JSON.parse(row.stats) as Record<string, ItemStats>),
             samples: row.samples,
             persisted: true,
           }
-        : { table, gensetId, bucket, stats: {}, samples: 0, persisted: false };
+        : { table, gensetId, bucket, stats: new BucketStats(itemsOf(set.protocolKey)), samples: 0, persisted: false };
     }
     if (!current || bucket >= current.bucket) buckets.set(key, b);
     return b;
@@ -128,8 +132,8 @@ export function createRollups({ db, log, sets, acks, stats, persistMs, cluster }
     dirtyLatest.add(b.gensetId);
   }
 
-  function addTo(b: Bucket, values: Values) {
-    mergeStats(b.stats, values);
+  function addTo(b: Bucket, values: Values, skip: ReadonlySet<string>) {
+    mergeStats(b.stats, values, skip);
     b.samples += 1;
     markDirty(b);
   }
@@ -138,29 +142,36 @@ export function createRollups({ db, log, sets, acks, stats, persistMs, cluster }
    * Adds one stored sample to its set's hour and day buckets (kept in memory until the next persist). Returns
    * a promise only when a bucket has to be read first; live samples fall in the buckets at hand.
    */
-  function rollUp(set: SetState, ts: number, values: Values, sampleId: number): Promise<void> | undefined {
+  function rollUp(
+    set: SetState,
+    ts: number,
+    values: Values,
+    status: number,
+    sampleId: number,
+  ): Promise<void> | undefined {
     if (sampleId > set.mergedId) set.mergedId = sampleId;
+    const skip = status === RUNNING || !runningOnly ? NONE : runningOnly(set.protocolKey);
     const hour = startOfHour(ts);
     const day = dayBucket(ts, set.timeZone);
     const h = buckets.get(`rollup_hour|${set.id}`);
     const d = buckets.get(`rollup_day|${set.id}`);
     if (h && h.bucket === hour && d && d.bucket === day) {
-      addTo(h, values);
-      addTo(d, values);
+      addTo(h, values, skip);
+      addTo(d, values, skip);
       return undefined;
     }
     return (async () => {
-      addTo(await bucketFor('rollup_hour', set.id, hour), values);
-      addTo(await bucketFor('rollup_day', set.id, day), values);
+      addTo(await bucketFor('rollup_hour', set, hour), values, skip);
+      addTo(await bucketFor('rollup_day', set, day), values, skip);
     })();
   }
 
   /** Merges a stored sample (its values as stored) into the set's rollups and latest values again. */
-  async function mergeStored(set: SetState, id: number, ts: number, json: string) {
+  async function mergeStored(set: SetState, id: number, ts: number, status: number, json: string) {
     const values = JSON.parse(json) as Values;
     // a sample of a controller error carries no values and is not in the rollups
     if (Object.keys(values).length === 0) return;
-    const reading = rollUp(set, ts, values, id);
+    const reading = rollUp(set, ts, values, status, id);
     if (reading) await reading;
     if (ts >= set.deviceTs) {
       set.values = values;
@@ -176,7 +187,7 @@ export function createRollups({ db, log, sets, acks, stats, persistMs, cluster }
     for (;;) {
       const rows = await db
         .selectFrom('sample')
-        .select(['id', 'ts', 'values'])
+        .select(['id', 'ts', 'status', 'values'])
         .where('id', '>', after)
         .where('genset_id', '=', set.id)
         .orderBy('id')
@@ -185,7 +196,7 @@ export function createRollups({ db, log, sets, acks, stats, persistMs, cluster }
       if (!rows.length) break;
       for (const r of rows) {
         after = Number(r.id);
-        await mergeStored(set, after, Number(r.ts), r.values);
+        await mergeStored(set, after, Number(r.ts), r.status, r.values);
       }
     }
   }
@@ -224,7 +235,7 @@ export function createRollups({ db, log, sets, acks, stats, persistMs, cluster }
       await db.transaction().execute(async (trx) => {
         for (const w of work) {
           for (const b of w.buckets) {
-            const json = JSON.stringify(b.stats);
+            const json = JSON.stringify(b.stats.toJSON());
             if (b.persisted) {
               await trx
                 .updateTable(b.table)
@@ -324,6 +335,7 @@ export function createRollups({ db, log, sets, acks, stats, persistMs, cluster }
           'sample.id',
           'sample.ts',
           'sample.values',
+          'sample.status',
           'sample.modem_id',
           'genset.id as gensetId',
           'genset.token',
@@ -342,7 +354,7 @@ export function createRollups({ db, log, sets, acks, stats, persistMs, cluster }
           r.modem_id,
         );
         if (after <= set.mergedId) continue; // already in the set's persisted rollups
-        await mergeStored(set, after, Number(r.ts), r.values);
+        await mergeStored(set, after, Number(r.ts), r.status, r.values);
       }
       mergedUpTo = after;
     }
@@ -360,12 +372,18 @@ export function createRollups({ db, log, sets, acks, stats, persistMs, cluster }
     /** After a batch committed: its samples go into the rollups, its sets' latest values are to be written. */
     async addStored(samples: StoredSample[], touched: Iterable<number>, maxId: number) {
       for (const r of samples) {
-        const reading = rollUp(sets.byId(r.set.id) ?? r.set, r.ts, r.values, r.id);
+        const reading = rollUp(sets.byId(r.set.id) ?? r.set, r.ts, r.values, r.status, r.id);
         if (reading) await reading;
       }
-      for (const id of touched) dirtyLatest.add(id);
+      // heard from: the last sets to be let go (once a set a batch, not once a sample)
+      for (const id of touched) {
+        dirtyLatest.add(id);
+        sets.touch(id);
+      }
       if (maxId > mergedUpTo) mergedUpTo = maxId;
     },
+    /** Whether the set has changes not written yet. */
+    holds: (gensetId: number) => dirtyLatest.has(gensetId) || dirtyBySet.has(gensetId),
     /** Forgets the set's newest buckets (handed to another instance; what changed was written just before). */
     forgetSet(gensetId: number) {
       buckets.delete(`rollup_hour|${gensetId}`);

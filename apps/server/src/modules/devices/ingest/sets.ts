@@ -19,6 +19,14 @@ export function createSets({ db, log, cluster, takeUp }: SetsOptions) {
   /** By `modemId|port|address`; null: no set is bound there. */
   const bound = new Map<string, SetState | null>();
   const byId = new Map<number, SetState>();
+  /** Where each held set is bound (`modemId|port|address`), to forget it alone. */
+  const boundKeyOf = new Map<number, string>();
+  /** Held sets, least recently used first, with when they were last used. */
+  const used = new Map<number, number>();
+  const touch = (id: number) => {
+    used.delete(id);
+    used.set(id, Date.now());
+  };
   /** Modules whose `online` flag is 1 in the database (as far as this process knows). */
   const online = new Set<number>();
 
@@ -73,6 +81,7 @@ export function createSets({ db, log, cluster, takeUp }: SetsOptions) {
       ),
     };
     byId.set(state.id, state);
+    touch(state.id);
     if (cluster) {
       if (!latest || latest.merged_id !== null) await takeUp(state);
       log.info({ gensetId: state.id, modemId }, `set ${state.id} taken up by this instance`);
@@ -93,6 +102,7 @@ export function createSets({ db, log, cluster, takeUp }: SetsOptions) {
       .executeTakeFirst();
     const state = row ? await load(row, modem.id) : null;
     bound.set(cacheKey, state);
+    if (state) boundKeyOf.set(state.id, cacheKey);
     return state;
   }
 
@@ -111,12 +121,43 @@ export function createSets({ db, log, cluster, takeUp }: SetsOptions) {
     forgetSets() {
       bound.clear();
       byId.clear();
+      boundKeyOf.clear();
+      used.clear();
     },
     /** Forgets every binding. */
     forget() {
       modems.clear();
       bound.clear();
       byId.clear();
+      boundKeyOf.clear();
+      used.clear();
+    },
+    /** The set's data arrived: it is the last to be let go. */
+    touch,
+    /**
+     * The held sets that are to be let go, least recently used first: those unused for `idleMs`, and the oldest
+     * beyond `max`. (Whether each may go, everything of it written, is the caller's question.)
+     */
+    *idle(max: number, idleMs: number): Generator<number> {
+      const cutoff = Date.now() - idleMs;
+      let over = byId.size - max;
+      for (const [id, at] of used) {
+        if (at >= cutoff && over <= 0) return;
+        over--;
+        yield id;
+      }
+    },
+    /** Lets a set go; it is read again from the database with its next data. */
+    forgetSet(id: number) {
+      const key = boundKeyOf.get(id);
+      if (key !== undefined && bound.get(key)?.id === id) bound.delete(key);
+      boundKeyOf.delete(id);
+      byId.delete(id);
+      used.delete(id);
+    },
+    /** How many sets are held. */
+    get held() {
+      return byId.size;
     },
     /** Forgets the modules `owns` says no, and their sets; returns what was forgotten. */
     release(owns: (modemKey: string) => boolean) {
@@ -134,6 +175,8 @@ export function createSets({ db, log, cluster, takeUp }: SetsOptions) {
       for (const [id, state] of byId) {
         if (!released.has(state.modemId)) continue;
         byId.delete(id);
+        boundKeyOf.delete(id);
+        used.delete(id);
         releasedSets.push(id);
       }
       return { modems: releasedModems, sets: releasedSets };

@@ -203,8 +203,12 @@ export function createStatusAlarms({
     }
   }
 
-  /** Marks the module's sets offline (its last will, its goodbye, or three missed report periods). */
-  async function setOffline(modemKey: string, reason: string) {
+  /**
+   * Marks the module's sets offline (its last will, its goodbye, or three missed report periods) as of `at`:
+   * when the will was received, or the deadline the module missed. A set's offline record never comes before
+   * its last stored data.
+   */
+  async function setOffline(modemKey: string, reason: string, at = Date.now()) {
     const modem = await sets.modemByKey(modemKey);
     if (!modem) return;
     const now = Date.now();
@@ -226,7 +230,13 @@ export function createStatusAlarms({
       for (const set of states) {
         await trx
           .insertInto('status_change')
-          .values({ genset_id: set.id, status: STATUS.offline, previous: set.status, ts: now, reason })
+          .values({
+            genset_id: set.id,
+            status: STATUS.offline,
+            previous: set.status,
+            ts: Math.max(at, set.deviceTs + 1),
+            reason,
+          })
           .execute();
         await trx
           .updateTable('set_latest')
@@ -241,7 +251,7 @@ export function createStatusAlarms({
       set.status = STATUS.offline;
       announce(set, false);
     }
-    if (changed.length) log.info({ modem: modemKey, reason }, 'module offline');
+    if (changed.length) log.info({ modem: modemKey, reason, at: new Date(at).toISOString() }, 'module offline');
   }
 
   return {

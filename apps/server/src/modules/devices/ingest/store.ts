@@ -89,7 +89,7 @@ export function createStore({
           if (id > maxId) maxId = id;
           const writing = statusAlarms.apply(trx, set, d, changes);
           if (writing) await writing;
-          if (!d.message.error) rollups.push({ set, ts: d.message.ts, values: d.values, id });
+          if (!d.message.error) rollups.push({ set, ts: d.message.ts, values: d.values, status: d.status, id });
           if (!d.message.error && siteEnergy?.has(set.id)) await siteEnergy.apply(trx, set.id, d.message.ts, d.values);
           touched.set(set.id, set);
         }

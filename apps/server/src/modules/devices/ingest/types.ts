@@ -61,6 +61,8 @@ export interface StoredSample {
   set: SetState;
   ts: number;
   values: Values;
+  /** The set's status code in this sample. */
+  status: number;
   id: number;
 }
 
