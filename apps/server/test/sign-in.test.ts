@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, freshUser, lastCode, login, outbox, type TestApp } from './helpers.ts';
 import { hashToken } from '../src/modules/auth/tokens.ts';
+import { translate } from '../src/i18n/messages.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -53,7 +54,7 @@ describe('/user/login', () => {
     expect(wrong).toMatchObject({ code: 400, msg: 'Wrong account or password.' });
   });
 
-  it('locks an account after six failures in a row, refuses the right password, logs lock and end', async () => {
+  it('locks an account at one address after six failures in a row, refuses the right password there, logs lock and end', async () => {
     const u = await freshUser(t);
     for (let i = 1; i <= 5; i++) {
       const res = await call(t.app, 'POST', '/user/login', { body: { username: u.account, password: `Wrong#${i}xx` } });
@@ -77,16 +78,16 @@ describe('/user/login', () => {
       .selectFrom('operation_log')
       .selectAll()
       .where('user_id', '=', u.id)
-      .where('matter', '=', 'log.locked')
+      .where('matter', 'in', ['log.locked', 'log.lockedAddress'])
       .execute();
-    expect(locked).toHaveLength(1);
+    expect(locked.map((r) => [r.matter, r.ip])).toEqual([['log.lockedAddress', '127.0.0.1']]);
     expect(JSON.parse(locked[0]!.feedback).until).toMatch(/^\d{4}-\d\d-\d\dT/);
 
     // The lock runs out: the right password works again and the end of the lock is logged.
     await db
       .updateTable('auth_throttle')
       .set({ locked_until: Date.now() - 1000 })
-      .where('throttle_key', '=', `acct:${u.account}`)
+      .where('throttle_key', '=', `acct-ip:${u.account}|127.0.0.1`)
       .execute();
     expect(await login(t.app, u.account, u.password)).toHaveLength(43);
     const ended = await db
@@ -135,6 +136,105 @@ describe('address limit', () => {
         })
       ).code,
     ).toBe(429);
+  });
+});
+
+describe('locks by account and address', () => {
+  // behind a trusted proxy the address is the X-Forwarded-For one, so each test speaks from the address it names
+  let proxied: TestApp;
+  beforeAll(async () => {
+    proxied = await createTestApp({ TRUST_PROXY: '1', AUTH_ACCOUNT_MAX_FAILURES: '8' });
+  });
+  afterAll(async () => proxied.close());
+  const signIn = (address: string, username: string, password: string, lang = 'en-US') =>
+    call(proxied.app, 'POST', '/user/login', {
+      lang,
+      headers: { 'x-forwarded-for': address },
+      body: { username, password },
+    });
+  const logged = (userId: number) =>
+    proxied.app.database.db
+      .selectFrom('operation_log')
+      .select(['matter', 'ip'])
+      .where('user_id', '=', userId)
+      .where('matter', 'in', ['log.locked', 'log.lockedAddress'])
+      .orderBy('id')
+      .execute();
+
+  it('failures from one address lock that address only: the owner signs in from another', async () => {
+    const u = await freshUser(proxied);
+    for (let i = 0; i < 5; i++) expect((await signIn('203.0.113.7', u.account, 'Wrong#2026')).code).toBe(400);
+    expect((await signIn('203.0.113.7', u.account, 'Wrong#2026')).code).toBe(429);
+    expect((await signIn('203.0.113.7', u.account, u.password)).code).toBe(429);
+
+    const owner = await signIn('198.51.100.2', u.account, u.password);
+    expect(owner.code).toBe(200);
+    expect(owner.data.utoken).toHaveLength(43);
+    // the owner's success does not lift the lock of the attacker's address
+    expect((await signIn('203.0.113.7', u.account, u.password)).code).toBe(429);
+    expect(await logged(u.id)).toEqual([{ matter: 'log.lockedAddress', ip: '203.0.113.7' }]);
+  });
+
+  it('failures from many addresses lock the account for new addresses, not for those it signed in from', async () => {
+    const u = await freshUser(proxied);
+    expect((await signIn('198.51.100.20', u.account, u.password)).code).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await signIn('203.0.113.21', u.account, 'Wrong#2026')).code).toBe(400);
+    for (let i = 0; i < 3; i++) expect((await signIn('203.0.113.22', u.account, 'Wrong#2026')).code).toBe(400);
+    // the ninth failure, from a third address, passes the account-wide limit of 8
+    const ninth = await signIn('203.0.113.23', u.account, 'Wrong#2026', 'ru-RU');
+    expect(ninth.code).toBe(429);
+    expect(ninth.msg).toBe('Слишком много неудачных попыток. Повторите через 15 мин.');
+
+    const fresh = await signIn('192.0.2.99', u.account, u.password, 'tr-TR');
+    expect(fresh.code).toBe(429);
+    expect(fresh.msg).toBe('Çok fazla başarısız deneme. 15 dakika sonra yeniden deneyin.');
+    // the address the owner signed in from before is let through, and a further failure there logs no new lock
+    expect((await signIn('198.51.100.20', u.account, 'Wrong#2026')).code).toBe(400);
+    expect((await signIn('198.51.100.20', u.account, u.password)).code).toBe(200);
+    expect(await logged(u.id)).toEqual([{ matter: 'log.locked', ip: '203.0.113.23' }]);
+  });
+
+  it('tells the owner once, in the account’s language, when the account-wide lock falls', async () => {
+    const u = await freshUser(proxied);
+    // the language the person uses the console in goes before the one their notice settings name
+    await proxied.app.database.db
+      .updateTable('users')
+      .set({ language: 'es-ES', message_settings: JSON.stringify({ language: 'tr-TR' }) })
+      .where('id', '=', u.id)
+      .execute();
+    const notices = () => outbox(proxied).filter((m) => m.to === u.account && m.purpose === 'accountLocked');
+    for (let i = 0; i < 8; i++) await signIn(`203.0.113.${40 + (i % 4)}`, u.account, 'Wrong#2026');
+    expect(notices()).toEqual([]);
+    expect((await signIn('203.0.113.45', u.account, 'Wrong#2026', 'zh-CN')).code).toBe(429);
+    // further failures while it holds send nothing more
+    expect((await signIn('203.0.113.46', u.account, 'Wrong#2026')).code).toBe(429);
+    const text = translate('es-ES', 'sms.accountLocked', { minutes: 15 });
+    expect(text).toContain('15 minutos');
+    expect(notices()).toEqual([
+      {
+        ts: expect.any(Number),
+        channel: u.account.includes('@') ? 'email' : 'sms',
+        to: u.account,
+        purpose: 'accountLocked',
+        subject: translate('es-ES', 'sms.accountLockedSubject'),
+        text,
+      },
+    ]);
+    // the notice names no address and carries no code
+    expect(JSON.stringify(notices())).not.toMatch(/203\.0\.113/);
+  });
+
+  it('a new password lifts the locks of every address', async () => {
+    const u = await freshUser(proxied);
+    for (let i = 0; i < 6; i++) await signIn('203.0.113.31', u.account, 'Wrong#2026');
+    expect((await signIn('203.0.113.31', u.account, u.password)).code).toBe(429);
+    const manager = await login(proxied.app, 'manager@example.com', 'Demo#2026');
+    const reset = await call(proxied.app, 'POST', '/user/resetpassword', {
+      token: manager,
+      body: { userId: u.id, password: 'Fresh#2026x' },
+    });
+    expect(reset.code, reset.msg).toBe(200);
+    expect((await signIn('203.0.113.31', u.account, 'Fresh#2026x')).code).toBe(200);
   });
 });
 

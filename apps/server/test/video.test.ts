@@ -489,3 +489,80 @@ describe.skipIf(!FFMPEG)('watching a camera', () => {
     }
   }, 60_000);
 });
+
+describe.skipIf(!FFMPEG)('a camera sends ffmpeg nowhere else', () => {
+  // The target stands at a port the server counts as its own (PORT), so the address policy refuses it even with
+  // CAMERA_ALLOW_PRIVATE; the camera, on another loopback port, is allowed. ffmpeg and ffprobe must never reach
+  // the target, whether the camera answers with a redirect or with an HLS playlist naming it.
+  let own: TestApp;
+  let camera: Server;
+  let target: Server;
+  let targetUrl: string;
+  let cameraUrl: string;
+  const hits: string[] = [];
+
+  beforeAll(async () => {
+    target = createServer((req, res) => {
+      hits.push(req.url ?? '');
+      res.writeHead(200, { 'content-type': 'video/mp2t' }).end();
+    });
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
+    camera = createServer((req, res) => {
+      if (req.url === '/redirect') res.writeHead(302, { location: `${targetUrl}/redirected.ts` }).end();
+      else if (req.url === '/playlist.m3u8')
+        res
+          .writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl' })
+          .end(
+            [
+              '#EXTM3U',
+              '#EXT-X-VERSION:3',
+              '#EXT-X-TARGETDURATION:2',
+              '#EXT-X-MEDIA-SEQUENCE:0',
+              ...[0, 1, 2].flatMap((i) => ['#EXTINF:2.0,', `${targetUrl}/segment-${i}.ts`]),
+              '',
+            ].join('\n'),
+          );
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => camera.listen(0, '127.0.0.1', resolve));
+    cameraUrl = `http://127.0.0.1:${(camera.address() as AddressInfo).port}`;
+    own = await createTestApp({ PORT: String((target.address() as AddressInfo).port) });
+  }, 30_000);
+  afterAll(async () => {
+    await own?.close();
+    await new Promise((resolve) => camera?.close(resolve));
+    await new Promise((resolve) => target?.close(resolve));
+  });
+
+  it('the target is an address the policy refuses (the server itself), the camera one it allows', async () => {
+    const use = { allowPrivate: own.config.cameraAllowPrivate };
+    expect(use.allowPrivate).toBe(true);
+    expect(await own.app.outbound.check(`${targetUrl}/x`, use)).toMatchObject({ ok: false, reason: 'self' });
+    expect(await own.app.outbound.check(`${cameraUrl}/x`, use)).toMatchObject({ ok: true });
+  });
+
+  it.each(['redirect', 'playlist.m3u8'])(
+    'a camera answering with a %s is not followed',
+    async (path) => {
+      const token = await login(own.app, 'manager@example.com', 'Demo#2026');
+      const added = await call(own.app, 'POST', '/genset/add', {
+        token,
+        body: { name: `Camera ${path}`, protocolKey: layoutS.key },
+      });
+      const cam = await call(own.app, 'POST', '/video/add', {
+        token,
+        body: { token: added.data.token, name: 'Yard', url: `${cameraUrl}/${path}` },
+      });
+      expect(cam.code, cam.msg).toBe(200);
+      const watch = await call(own.app, 'POST', '/video/watch', {
+        token,
+        body: { token: added.data.token, id: cam.data.id },
+      });
+      expect(watch.code).toBe(502);
+      expect(watch.msg).toBe('The camera cannot be reached. Check its address, sign-in and network.');
+      expect(hits).toEqual([]);
+    },
+    60_000,
+  );
+});

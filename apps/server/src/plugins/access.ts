@@ -24,8 +24,15 @@ export type Access =
   | { public: true; scope?: 'none' | 'own' }
   /** Any signed-in user. */
   | { signedIn: true; scope: AccessScope }
-  /** A signed-in user whose role grants any of the permissions. */
-  | { permission: PermissionString | readonly PermissionString[]; scope: AccessScope };
+  /**
+   * A signed-in user whose role grants any of the permissions and, when `also` is given, every one of those too
+   * (a station's alarms: site:view to reach the station and alarm:view for its alarms).
+   */
+  | {
+      permission: PermissionString | readonly PermissionString[];
+      also?: PermissionString | readonly PermissionString[];
+      scope: AccessScope;
+    };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -48,6 +55,47 @@ export function permissionsOf(access: Access): readonly PermissionString[] | nul
   return typeof access.permission === 'string' ? [access.permission] : access.permission;
 }
 
+/** The set a call names (its `token`, in the body, the query or the address), if any. */
+function namedSet(req: FastifyRequest): string | null {
+  for (const part of [req.body, req.query, req.params]) {
+    const token = part && typeof part === 'object' ? (part as Record<string, unknown>).token : undefined;
+    if (typeof token === 'string' && token) return token;
+  }
+  return null;
+}
+
+/**
+ * A call acting for another company (X-Companyid) on a set that company's role does not reach — a set the person
+ * owns or subscribed to elsewhere — acts as the person at home: their rights there come from the subscription or
+ * ownership and from their home role, never from the role held in the company they switched to.
+ */
+async function actAtHomeOnForeignSet(app: FastifyInstance, req: FastifyRequest) {
+  const session = req.session;
+  if (!session?.home) return;
+  const token = namedSet(req);
+  const fleet = app.hasDecorator('devices') ? app.devices.fleet : null;
+  if (!token || !fleet) return;
+  const set = await fleet.byToken(token);
+  if (!set || (await fleet.reachedByRole(session.user, session.grant, set))) return;
+  req.session = session.home;
+  req.grant = session.home.grant;
+  req.companyId = session.home.user.company_id;
+}
+
+/** The permissions a declaration asks for besides one of `permission`: every one of them, or null when none. */
+export function alsoOf(access: Access): readonly PermissionString[] | null {
+  if (!('permission' in access) || access.also === undefined) return null;
+  return typeof access.also === 'string' ? [access.also] : access.also;
+}
+
+/** Whether a role's permissions satisfy a declaration's (public and signed-in routes ask for none). */
+export function permitted(access: Access, granted: readonly string[]): boolean {
+  const required = permissionsOf(access);
+  if (required && !hasAnyPermission(granted, required)) return false;
+  const also = alsoOf(access);
+  return !also || also.every((p) => hasAnyPermission(granted, [p]));
+}
+
 const SCOPES: readonly AccessScope[] = ['none', 'own', 'company', 'set', 'site', 'platform'];
 const KNOWN = new Set<string>(Object.values(Permission));
 
@@ -63,7 +111,9 @@ function flawOf(access: Access): string | null {
   if ('signedIn' in access) return access.signedIn === true ? null : 'signedIn must be true';
   const list = permissionsOf(access) ?? [];
   if (list.length === 0) return 'a permission requirement names at least one permission';
-  const unknown = list.find((p) => !KNOWN.has(p));
+  const also = alsoOf(access);
+  if (also && also.length === 0) return 'also names at least one permission';
+  const unknown = [...list, ...(also ?? [])].find((p) => !KNOWN.has(p));
   return unknown ? `unknown permission ${unknown}` : null;
 }
 
@@ -72,8 +122,9 @@ function flawOf(access: Access): string | null {
  * starting (the error names the method and URL). A route that is not public gets one gate before its schema is
  * checked: the caller is signed in (101, 50008, 50012, 50014 otherwise), is the platform administrator when the
  * route's scope is `platform`, and, when the route names permissions, their role grants one of them (403
- * otherwise). Which sets, stations and rows the caller reaches stays the
- * services' decision (data scope, ownership, subscriptions).
+ * otherwise). A call on a set that acts for another company but names a set that company's role does not reach
+ * is judged as the person at home (actAtHomeOnForeignSet). Which sets, stations and rows the caller reaches stays
+ * the services' decision (data scope, ownership, subscriptions).
  */
 export default fp(
   async function access(app: FastifyInstance) {
@@ -85,13 +136,14 @@ export default fp(
       const flaw = flawOf(declared);
       if (flaw) throw new Error(`${what} declares its access wrongly: ${flaw}`);
       if ('public' in declared) return;
-      const required = permissionsOf(declared);
       const platformOnly = declared.scope === 'platform';
+      const onSet = declared.scope === 'set';
       const gate = async (req: FastifyRequest) => {
         await app.requireUser(req);
+        if (onSet) await actAtHomeOnForeignSet(app, req);
         const granted = req.grant!.permissions;
         if (platformOnly && !granted.includes(ALL_PERMISSIONS)) throw forbidden();
-        if (required && !hasAnyPermission(granted, required)) throw forbidden();
+        if (!permitted(declared, granted)) throw forbidden();
       };
       // After the route's own preValidation steps (a form may carry the token the gate reads).
       route.preValidation = [...[route.preValidation ?? []].flat(), gate];

@@ -34,6 +34,13 @@ export default fp(
     app.decorateRequest('session', null);
     app.decorateRequest('grant', null);
     app.decorateRequest('companyId', 0);
+    // The console names its language on every call: a change of language is kept with the account once a call
+    // of the person's succeeds (a refused call changes nothing, this included).
+    app.addHook('onSend', async (req, _reply, payload) => {
+      if (req.session && req.answeredOk && req.headers['accept-language'])
+        await opts.auth.keepLanguage(req.session, req.lang);
+      return payload;
+    });
     app.decorate('requireUser', async (req: FastifyRequest) => {
       const header = req.headers['x-token'];
       const ctx = await opts.auth.authenticate(typeof header === 'string' ? header : undefined);

@@ -54,7 +54,7 @@ export default fp(
         bus.publish('user', { userId, signOut: false });
       },
     });
-    const logs = createLogService({ db });
+    const logs = createLogService({ db, scope: fleet.scope, protocols: app.devices.protocols });
     await app.register(
       async (api) => {
         await api.register(roleRoutes, { roles });

@@ -9,8 +9,9 @@ import { findFfmpeg } from '../modules/video/ffmpeg.ts';
 import { createLoginCipher, videoSecret } from '../modules/video/secrets.ts';
 import { createStreams, type Streams } from '../modules/video/streams.ts';
 import { createVideoService } from '../modules/video/service.ts';
+import { createCameraAddresses } from '../modules/video/camera-address.ts';
 import { videoRoutes } from '../modules/video/routes.ts';
-import { attachDemoCamera, startDemoCamera, type DemoCamera } from '../modules/video/demo-camera.ts';
+import type { DemoCamera } from '../modules/video/demo-camera.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -30,13 +31,25 @@ export default fp(
     }
     const streams = programs ? createStreams({ programs, rootDir: join(config.dataDir, 'video'), log: app.log }) : null;
     const cipher = createLoginCipher(videoSecret(config.videoSecret, config.dataDir));
-    const service = createVideoService({ db: app.database.db, devices: app.devices.service, cipher, streams });
+    let demoCamera: DemoCamera | null = null;
+    const addresses = createCameraAddresses({
+      policy: app.outbound,
+      allowPrivate: config.cameraAllowPrivate,
+      trusted: () => demoCamera?.url ?? null,
+    });
+    const service = createVideoService({
+      db: app.database.db,
+      devices: app.devices.service,
+      cipher,
+      streams,
+      addresses,
+    });
 
-    const demoCamera =
-      programs && config.demo && config.demoFleet
-        ? await startDemoCamera({ ffmpeg: programs.ffmpeg, log: app.log })
-        : null;
-    if (demoCamera) await attachDemoCamera(app.database.db, demoCamera.url);
+    if (programs && config.demo && config.demoFleet) {
+      const { attachDemoCamera, startDemoCamera } = await import('../modules/video/demo-camera.ts');
+      demoCamera = await startDemoCamera({ ffmpeg: programs.ffmpeg, log: app.log });
+      await attachDemoCamera(app.database.db, demoCamera.url);
+    }
     app.decorate('video', { streams, demoCamera });
 
     app.addHook('preClose', async () => {

@@ -28,6 +28,18 @@ export const loginResponse = z.object({
 });
 export type LoginResponse = z.infer<typeof loginResponse>;
 
+/**
+ * An embedded console (iframe=1) is opened with a one-time code in its address, never a session token: the host
+ * page asks for a code with its own session and the frame exchanges it by POST for a session of its own.
+ */
+export const EMBED_CODE_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+export const embedCodeResponse = z.object({ code: z.string(), expiresIn: z.number().int() });
+export type EmbedCodeResponse = z.infer<typeof embedCodeResponse>;
+export const embedLoginRequest = z.strictObject({
+  code: z.string().regex(EMBED_CODE_PATTERN, { error: V.invalid }),
+});
+export type EmbedLoginRequest = z.infer<typeof embedLoginRequest>;
+
 export const SMS_PURPOSES = ['login', 'register', 'reset'] as const;
 export const sendMessageRequest = z.strictObject({
   username: usernameField(),

@@ -45,6 +45,11 @@ export const roleItem = z.object({
   sets: z.array(z.string()),
   sites: z.array(z.string()),
   createdAt: z.number(),
+  /**
+   * Whether the caller may give the role to someone (it lies within what they hold) and, for a role editor, edit
+   * it: the pickers offer only these.
+   */
+  assignable: z.boolean(),
 });
 export type RoleItem = z.infer<typeof roleItem>;
 
@@ -222,7 +227,14 @@ export const logEntry = z.object({
   matterKey: z.string(),
   matter: z.string(),
   ip: z.string(),
+  /** The set's or station's token (or `protocol:<key>`, …) as recorded. */
   target: z.string(),
+  /** The target in words: the set's or station's name when it is one, else the target as recorded. */
+  targetName: z.string(),
+  /** How a command or setting write ended (ok, timeout, offline, refused, failed, notTaken); null for changes. */
+  outcome: z.string().nullable(),
+  /** The outcome in the reader's language ('' when there is none). */
+  outcomeText: z.string(),
   feedback: z.record(z.string(), z.unknown()),
 });
 export type LogEntry = z.infer<typeof logEntry>;

@@ -19,7 +19,8 @@ export interface NewUser {
   mustChangePassword?: boolean;
 }
 
-export async function createUser(db: Db, u: NewUser): Promise<number> {
+/** `hash`: how the password is hashed (Argon2id; a caller with its own, e.g. the auth service's, passes it). */
+export async function createUser(db: Db, u: NewUser, hash = hashPassword): Promise<number> {
   const now = Date.now();
   const row = await db
     .insertInto('users')
@@ -31,7 +32,7 @@ export async function createUser(db: Db, u: NewUser): Promise<number> {
       account_kind: isEmail(u.account) ? 'email' : 'mobile',
       nickname: u.nickname,
       type: u.type ?? 'corporate',
-      password_hash: await hashPassword(u.password),
+      password_hash: await hash(u.password),
       invite_code: newInviteCode(),
       status: 'active',
       message_settings: JSON.stringify(DEFAULT_MESSAGE_SETTINGS),

@@ -1,5 +1,5 @@
 // SQL of accounts, sessions, sign-in throttles and one-time codes.
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { prepareQuery } from '../../db/prepared.ts';
 import type { UserTable, SessionTable, AuthThrottleTable, OperationLogTable } from '../../db/schema.ts';
@@ -98,6 +98,24 @@ export function createAuthRepository(db: Db) {
     async clearThrottle(key: string) {
       await db.deleteFrom('auth_throttle').where('throttle_key', '=', key).execute();
     },
+    /** Removes every count whose key starts with `prefix` (taken literally, no pattern). */
+    async clearThrottles(prefix: string) {
+      await db
+        .deleteFrom('auth_throttle')
+        .where(sql<string>`substr(throttle_key, 1, ${prefix.length})`, '=', prefix)
+        .execute();
+    },
+    /** Whether the person has ever opened a session from this address (signed in there before, or is signed in). */
+    async signedInFrom(userId: number, ip: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('session')
+        .select('id')
+        .where('user_id', '=', userId)
+        .where('ip', '=', ip)
+        .limit(1)
+        .executeTakeFirst();
+      return !!row;
+    },
 
     latestCode(target: string, purpose?: string) {
       let q = db.selectFrom('sms_code').selectAll().where('target', '=', target);
@@ -125,12 +143,35 @@ export function createAuthRepository(db: Db) {
         .values({ ...row, attempts: 0 })
         .execute();
     },
+    /** Marks an unused code used; false when it was used meanwhile (a code is taken once, whoever comes first). */
+    async claimCode(id: number, now: number): Promise<boolean> {
+      const r = await db
+        .updateTable('sms_code')
+        .set({ used_at: now })
+        .where('id', '=', id)
+        .where('used_at', 'is', null)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
     async markCode(id: number, patch: { used_at?: number; attempts?: number }) {
       await db.updateTable('sms_code').set(patch).where('id', '=', id).execute();
     },
 
     async log(row: Insertable<OperationLogTable>) {
       await db.insertInto('operation_log').values(row).execute();
+    },
+    /** Sets and stations the person owns (not deleted): they must be handed over before the account goes. */
+    async ownedSets(userId: number): Promise<number> {
+      const count = async (table: 'genset' | 'site') => {
+        const row = await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('owner_user_id', '=', userId)
+          .where('deleted_at', 'is', null)
+          .executeTakeFirst();
+        return Number(row?.n ?? 0);
+      };
+      return (await count('genset')) + (await count('site'));
     },
     /** Keeps a deleted person's audit rows but removes who they were. */
     async anonymiseLog(userId: number) {

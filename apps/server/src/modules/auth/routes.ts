@@ -6,6 +6,8 @@ import {
   changePasswordRequest,
   codeLoginRequest,
   deleteAccountRequest,
+  embedCodeResponse,
+  embedLoginRequest,
   forgetPasswordRequest,
   loginRequest,
   loginResponse,
@@ -36,7 +38,10 @@ export async function authRoutes(app: FastifyInstance, opts: { auth: AuthService
       response: { 200: envelope(loginResponse) },
     },
     config: { access: { public: true } },
-    handler: async (req, reply) => reply.ok(await auth.login(req.body, clientInfo(req)), 'success.loggedIn'),
+    // the company an address is bound to is read from the request's host (X-Forwarded-Host behind a trusted
+    // proxy), never from what the body says
+    handler: async (req, reply) =>
+      reply.ok(await auth.login({ ...req.body, hostname: req.hostname }, clientInfo(req)), 'success.loggedIn'),
   });
 
   r.post('/user/codelogin', {
@@ -47,7 +52,33 @@ export async function authRoutes(app: FastifyInstance, opts: { auth: AuthService
       response: { 200: envelope(loginResponse) },
     },
     config: { access: { public: true } },
-    handler: async (req, reply) => reply.ok(await auth.codeLogin(req.body, clientInfo(req)), 'success.loggedIn'),
+    handler: async (req, reply) =>
+      reply.ok(await auth.codeLogin({ ...req.body, hostname: req.hostname }, clientInfo(req)), 'success.loggedIn'),
+  });
+
+  r.post('/user/embedCode', {
+    schema: {
+      tags,
+      summary:
+        'A one-time code that opens an embedded console (iframe=1&code=…) for this account: valid 60 s, ' +
+        'exchanged once by /user/embedLogin; the address never carries a session token',
+      response: { 200: envelope(embedCodeResponse) },
+    },
+    config: { access: { signedIn: true, scope: 'own' } },
+    handler: async (req, reply) => reply.ok(await auth.embedCode(req.session!)),
+  });
+
+  r.post('/user/embedLogin', {
+    schema: {
+      tags,
+      summary:
+        'Exchanges an embedding code for a session of its own (as /user/login answers); a used, expired or ' +
+        'unknown code answers 400 and opens nothing',
+      body: embedLoginRequest,
+      response: { 200: envelope(loginResponse) },
+    },
+    config: { access: { public: true } },
+    handler: async (req, reply) => reply.ok(await auth.embedLogin(req.body.code, clientInfo(req))),
   });
 
   r.post('/sendMessage', {
@@ -103,12 +134,20 @@ export async function authRoutes(app: FastifyInstance, opts: { auth: AuthService
   r.post('/user/register', {
     schema: {
       tags,
-      summary: 'Register an account with a one-time code',
+      summary:
+        'Register an account with a one-time code; with an invitation code, or on a host name bound to a company, ' +
+        'the account applies to join that company and waits for an administrator’s approval',
       body: registerRequest,
       response: { 200: envelope(loginResponse) },
     },
     config: { fieldLabels: { newPassword: 'password', newPasswords: 'newPasswords' }, access: { public: true } },
-    handler: async (req, reply) => reply.ok(await auth.register(req.body, clientInfo(req)), 'success.registered'),
+    handler: async (req, reply) => {
+      // with an invitation code or on a company's host name: registered, and the application waits for review
+      const { session, pending } = await auth.register(req.body, clientInfo(req));
+      return pending
+        ? reply.ok(session, 'success.registeredPending', { company: pending.company })
+        : reply.ok(session, 'success.registered');
+    },
   });
 
   r.post('/user/forgetPassword', {

@@ -2,6 +2,7 @@
 import {
   ResultCode,
   isEmail,
+  pickLanguage,
   type Language,
   type LoginResponse,
   type MessageSettings,
@@ -20,12 +21,19 @@ import { grantOf, type Grant } from '../account/service.ts';
 import { hashCode, hashToken, newNumericCode, newToken, TOKEN_PATTERN } from './tokens.ts';
 import { DEFAULT_MESSAGE_SETTINGS } from './defaults.ts';
 import { createUser } from '../account/users.ts';
+import { createMemberRepository } from '../members/repository.ts';
 
 export interface SessionContext {
   sessionId: number;
   user: UserRow;
   /** What the user's role grants, read with the session. */
   grant: Grant;
+  /**
+   * Set when the call acts for another company the person belongs to (X-Companyid): the person as they are at
+   * home (their own company, role and department). Sets the switched role does not reach are theirs only through
+   * ownership and subscriptions, with what the home role grants.
+   */
+  home?: SessionContext;
 }
 
 export interface ClientInfo {
@@ -35,6 +43,12 @@ export interface ClientInfo {
 }
 
 const CODE_MAX_ATTEMPTS = 5;
+/** How long a code that opens an embedded console lives (it is taken once, at once, by the frame). */
+export const EMBED_CODE_TTL_MS = 60_000;
+/** The one-time codes table holds embedding codes under this purpose prefix, with the account's id after it. */
+const EMBED_PURPOSE = 'embed:';
+/** An embedding code's row is found by the code's hash, never by the code itself. */
+const embedTarget = (code: string) => `embed:${hashToken(code)}`;
 const CODES_PER_HOUR = 10;
 /** A sliding expiry is pushed forward at most this often, so a busy console does not write on every call. */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -107,29 +121,82 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
     });
   }
 
-  /** Refuses while an account or address is locked; logs (once) when a lock has run out. */
-  async function checkLocks(accountKey: string, ip: string, account: string) {
+  /** The count of one account's failures from one address. */
+  const pairKey = (account: string, ip: string) => `acct-ip:${account}|${ip}`;
+  const accountKey = (account: string) => `acct:${account}`;
+  const lockedFor = (until: number, now: number) => {
+    const seconds = Math.ceil((until - now) / 1000);
+    return tooMany('errors.accountLocked', seconds, { minutes: Math.ceil(seconds / 60) });
+  };
+  /** Ends every sign-in lock and count of the account, at every address (a new password was set). */
+  async function clearSignInLocks(account: string) {
+    await repo.clearThrottle(accountKey(account));
+    await repo.clearThrottles(`acct-ip:${account}|`);
+  }
+
+  /**
+   * Refuses while the address, the account at this address, or the whole account is locked; logs (once) when a
+   * lock has run out. The account-wide lock does not refuse an address the person has signed in from before.
+   */
+  async function checkLocks(account: string, ip: string, user: UserRow | undefined) {
     const now = Date.now();
     const ipRow = await repo.findThrottle(`ip:${ip}`);
     if (ipRow?.locked_until && ipRow.locked_until > now) {
       const seconds = Math.ceil((ipRow.locked_until - now) / 1000);
       throw tooMany('errors.addressLocked', seconds, { minutes: Math.ceil(seconds / 60) });
     }
-    const row = await repo.findThrottle(accountKey);
-    if (row?.locked_until) {
+    for (const key of [pairKey(account, ip), accountKey(account)]) {
+      const row = await repo.findThrottle(key);
+      if (!row?.locked_until) continue;
       if (row.locked_until > now) {
-        const seconds = Math.ceil((row.locked_until - now) / 1000);
-        throw tooMany('errors.accountLocked', seconds, { minutes: Math.ceil(seconds / 60) });
+        if (key !== accountKey(account) || !user || !(await repo.signedInFrom(user.id, ip)))
+          throw lockedFor(row.locked_until, now);
+        continue;
       }
-      await repo.clearThrottle(accountKey);
-      log.warn({ account, lockedUntil: row.locked_until }, 'sign-in lock ended');
-      const user = await repo.findUserByAccount(account);
+      await repo.clearThrottle(key);
+      log.warn({ account, ip, lockedUntil: row.locked_until }, 'sign-in lock ended');
       await writeLog(user ?? null, 'log.lockEnded', { account, until: row.locked_until }, ip);
     }
   }
 
-  /** Counts a failed sign-in for the account and the address; the failure past the limit locks. */
-  async function recordFailure(accountKey: string, ip: string, account: string): Promise<AppError> {
+  /**
+   * Tells the owner that their account is locked for new addresses (an outsider can put this lock on from many
+   * addresses; the owner is told, and still signs in from where they have before): through the same sender as
+   * one-time codes, to the notice address of their message settings or the account itself, in the account's
+   * language.
+   */
+  async function noticeLock(user: UserRow, until: number) {
+    const settings = {
+      ...DEFAULT_MESSAGE_SETTINGS,
+      ...(JSON.parse(user.message_settings) as Partial<MessageSettings>),
+    };
+    const account = user.account ?? '';
+    const email = settings.email || (isEmail(account) ? account : '');
+    const phone = settings.phone || (!isEmail(account) ? account : '');
+    const to = email || phone;
+    if (!to) return;
+    // the language the person uses the console in, else the one of their notices (as notices choose)
+    const lang = pickLanguage(user.language || settings.language);
+    const minutes = Math.ceil(config.authLockMs / 60_000);
+    try {
+      await sender.send({
+        channel: email ? 'email' : 'sms',
+        to,
+        purpose: 'accountLocked',
+        subject: translate(lang, 'sms.accountLockedSubject'),
+        text: translate(lang, 'sms.accountLocked', { minutes }),
+      });
+    } catch (err) {
+      log.warn({ err, userId: user.id, until }, 'the notice of an account lock was not sent');
+    }
+  }
+
+  /**
+   * Counts a failed sign-in for the address, the account at the address and the whole account; the failure past
+   * a limit locks. The account at one address locks early; the whole account only after many more failures,
+   * which then come from many addresses, since each address is locked long before.
+   */
+  async function recordFailure(account: string, ip: string, user: UserRow | undefined): Promise<AppError> {
     const now = Date.now();
     const bump = async (key: string, limit: number) => {
       const row = await repo.findThrottle(key);
@@ -142,29 +209,51 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
         first_failure_at: fresh ? now : row.first_failure_at,
         locked_until: lockedUntil,
       });
-      return lockedUntil;
+      // newly locked, not extended by a failure from an address the account-wide lock lets through
+      const newly = lockedUntil !== null && !(row?.locked_until && row.locked_until > now);
+      return { lockedUntil, newly };
     };
     const ipLock = await bump(`ip:${ip}`, config.authIpMaxFailures);
-    const accountLock = await bump(accountKey, config.authMaxFailures);
-    const seconds = Math.ceil(config.authLockMs / 1000);
-    if (accountLock) {
-      const until = new Date(accountLock).toISOString();
-      log.warn({ account, ip, lockedUntil: until }, 'account locked after repeated failed sign-ins');
-      const user = await repo.findUserByAccount(account);
+    const pairLock = await bump(pairKey(account, ip), config.authMaxFailures);
+    const accountLock = await bump(accountKey(account), config.authAccountMaxFailures);
+    if (accountLock.newly) {
+      const until = new Date(accountLock.lockedUntil!).toISOString();
+      log.warn({ account, ip, lockedUntil: until }, 'account locked after failed sign-ins from many addresses');
       await writeLog(user ?? null, 'log.locked', { account, until }, ip);
-      return tooMany('errors.accountLocked', seconds, { minutes: Math.ceil(seconds / 60) });
+      if (user) await noticeLock(user, accountLock.lockedUntil!);
     }
-    if (ipLock) {
-      log.warn({ ip, lockedUntil: new Date(ipLock).toISOString() }, 'address locked after repeated failed sign-ins');
-      return tooMany('errors.addressLocked', seconds, { minutes: Math.ceil(seconds / 60) });
+    if (pairLock.newly) {
+      const until = new Date(pairLock.lockedUntil!).toISOString();
+      log.warn({ account, ip, lockedUntil: until }, 'account locked at one address after repeated failed sign-ins');
+      await writeLog(user ?? null, 'log.lockedAddress', { account, until }, ip);
+    }
+    if (pairLock.lockedUntil) return lockedFor(pairLock.lockedUntil, now);
+    if (accountLock.lockedUntil && !(user && (await repo.signedInFrom(user.id, ip))))
+      return lockedFor(accountLock.lockedUntil, now);
+    if (ipLock.lockedUntil) {
+      log.warn(
+        { ip, lockedUntil: new Date(ipLock.lockedUntil).toISOString() },
+        'address locked after repeated failed sign-ins',
+      );
+      return tooMany('errors.addressLocked', Math.ceil(config.authLockMs / 1000), {
+        minutes: Math.ceil(config.authLockMs / 60_000),
+      });
     }
     return new AppError(ResultCode.invalid, 'errors.badCredentials');
   }
 
   /** `startIn`: another company of the person's to start in (the one the sign-in page's host name is bound to). */
+  /** Keeps the language the person uses the console in with their account (for the messages sent to them). */
+  async function keepLanguage(user: UserRow, lang: Language): Promise<void> {
+    if (user.language === lang) return;
+    await deps.db.updateTable('users').set({ language: lang }).where('id', '=', user.id).execute();
+    user.language = lang;
+  }
+
   async function openSession(user: UserRow, client: ClientInfo, startIn?: number): Promise<LoginResponse> {
     const companyId = startIn ?? user.company_id;
     const now = Date.now();
+    await keepLanguage(user, client.lang);
     if (config.singleSession) await revokeUserSessions(user.id, now, 'replaced');
     const token = newToken();
     await repo.insertSession({
@@ -235,16 +324,18 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
 
     async login(input: { username: string; password: string; hostname?: string }, client: ClientInfo) {
       const account = normaliseAccount(input.username);
-      const key = `acct:${account}`;
-      await checkLocks(key, client.ip, account);
       const user = await repo.findUserByAccount(account);
+      await checkLocks(account, client.ip, user);
       const good = await verifyPassword(user?.password_hash ?? null, input.password);
       const admitted = user && good && user.status !== 'deleted' ? await hostAdmits(user, input.hostname) : false;
+      // the right password at an address bound to another company is no failed guess
+      if (user && good && user.status !== 'deleted' && admitted === false)
+        throw new AppError(ResultCode.forbidden, 'errors.hostRefused');
       if (!user || admitted === false) {
-        throw await recordFailure(key, client.ip, account);
+        throw await recordFailure(account, client.ip, user);
       }
       if (user.status !== 'active') throw new AppError(ResultCode.forbidden, 'errors.accountDisabled');
-      await repo.clearThrottle(key);
+      await repo.clearThrottle(pairKey(account, client.ip));
       const session = await openSession(user, client, typeof admitted === 'number' ? admitted : undefined);
       await writeLog(user, 'log.signedIn', { method: 'password' }, client.ip);
       return session;
@@ -252,17 +343,18 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
 
     async codeLogin(input: { username: string; code: string; hostname?: string }, client: ClientInfo) {
       const account = normaliseAccount(input.username);
-      const key = `acct:${account}`;
-      await checkLocks(key, client.ip, account);
       const user = await repo.findUserByAccount(account);
+      await checkLocks(account, client.ip, user);
       const good = await consumeCode(account, 'login', input.code);
       const admitted = user && good && user.status !== 'deleted' ? await hostAdmits(user, input.hostname) : false;
+      if (user && good && user.status !== 'deleted' && admitted === false)
+        throw new AppError(ResultCode.forbidden, 'errors.hostRefused');
       if (!user || admitted === false) {
-        const failure = await recordFailure(key, client.ip, account);
+        const failure = await recordFailure(account, client.ip, user);
         throw failure.code === ResultCode.invalid ? new AppError(ResultCode.invalid, 'errors.codeInvalid') : failure;
       }
       if (user.status !== 'active') throw new AppError(ResultCode.forbidden, 'errors.accountDisabled');
-      await repo.clearThrottle(key);
+      await repo.clearThrottle(pairKey(account, client.ip));
       const session = await openSession(user, client, typeof admitted === 'number' ? admitted : undefined);
       await writeLog(user, 'log.signedIn', { method: 'code' }, client.ip);
       return session;
@@ -329,6 +421,38 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
       return { retryAfter: Math.ceil(config.smsResendMs / 1000) };
     },
 
+    /** A code for an embedded console of this person: valid `EMBED_CODE_TTL_MS`, exchanged once for a session. */
+    async embedCode(ctx: SessionContext) {
+      const code = newToken();
+      const target = embedTarget(code);
+      const purpose = `${EMBED_PURPOSE}${ctx.user.id}`;
+      const now = Date.now();
+      await repo.insertCode({
+        target,
+        purpose,
+        code_hash: hashCode(config.signSecret, target, purpose, code),
+        created_at: now,
+        expires_at: now + EMBED_CODE_TTL_MS,
+      });
+      return { code, expiresIn: Math.round(EMBED_CODE_TTL_MS / 1000) };
+    },
+
+    /** Exchanges an embedding code for a session of its own; a used, expired or unknown code opens nothing. */
+    async embedLogin(code: string, client: ClientInfo) {
+      const target = embedTarget(code);
+      const row = await repo.latestCode(target);
+      const now = Date.now();
+      const refused = () => new AppError(ResultCode.invalid, 'errors.embedCodeInvalid');
+      if (!row || row.used_at || row.expires_at < now || !row.purpose.startsWith(EMBED_PURPOSE)) throw refused();
+      if (row.code_hash !== hashCode(config.signSecret, target, row.purpose, code)) throw refused();
+      if (!(await repo.claimCode(row.id, now))) throw refused();
+      const user = await repo.findUserById(Number(row.purpose.slice(EMBED_PURPOSE.length)));
+      if (!user || user.status !== 'active') throw refused();
+      const session = await openSession(user, client);
+      await writeLog(user, 'log.signedIn', { method: 'embed' }, client.ip);
+      return session;
+    },
+
     /** Resolves a token into its session; the error says why it is not usable. */
     async authenticate(token: string | undefined): Promise<SessionContext> {
       if (!token) throw notSignedIn();
@@ -382,6 +506,11 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
       return ctx;
     },
 
+    /** The console's language of a signed-in request, kept with the account when it changed. */
+    keepLanguage(ctx: SessionContext, lang: Language): Promise<void> {
+      return keepLanguage(ctx.user, lang);
+    },
+
     /** The user's subscriptions (or anything else read with the session) changed: read it again. */
     forgetUser(userId: number) {
       signedIn.forget((ctx) => ctx.user.id === userId);
@@ -399,6 +528,8 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
     },
 
     /** Ends every session of a person (disabled, removed, password set by an administrator). */
+    clearSignInLocks,
+
     async endSessions(userId: number, reason: string) {
       await revokeUserSessions(userId, Date.now(), reason);
     },
@@ -439,27 +570,30 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
       if (!(await consumeCode(account, 'register', input.code)))
         throw new AppError(ResultCode.invalid, 'errors.codeInvalid');
       if (await repo.findUserByAccount(account)) throw new AppError(ResultCode.conflict, 'errors.accountTaken');
-      let companyId = 1;
+      // An invitation code (a member's personal one) or a host name bound to a company only asks to join it: the
+      // account starts on its own (the platform's personal accounts) and an application waits in the company's
+      // members until an administrator approves it with a role.
+      let joining: { companyId: number; code: string } | null = null;
       if (input.inviteCode) {
         const inviter = await repo.findUserByInviteCode(input.inviteCode.toUpperCase());
         if (!inviter) throw fieldError('inviteCode', 'errors.inviteInvalid');
-        companyId = inviter.company_id;
+        joining = { companyId: inviter.company_id, code: input.inviteCode.toUpperCase() };
       } else if (input.hostname) {
         const bound = await deps.db
           .selectFrom('company_host')
           .select('company_id')
           .where('host', '=', input.hostname.toLowerCase())
           .executeTakeFirst();
-        if (bound) companyId = bound.company_id;
+        if (bound) joining = { companyId: bound.company_id, code: input.hostname.toLowerCase() };
       }
       const role = await deps.db
         .selectFrom('role')
         .select('id')
-        .where('company_id', '=', companyId)
+        .where('company_id', '=', 1)
         .where('role_key', '=', 'personal')
         .executeTakeFirst();
       const id = await createUser(deps.db, {
-        companyId,
+        companyId: 1,
         roleId: role?.id ?? null,
         account,
         password: input.newPassword,
@@ -468,7 +602,31 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
       });
       const user = (await repo.findUserById(id))!;
       await writeLog(user, 'log.registered', {}, client.ip);
-      return openSession(user, client);
+      let pending: { company: string } | null = null;
+      if (joining && joining.companyId !== 1) {
+        const company = await deps.db
+          .selectFrom('company')
+          .select('title')
+          .where('id', '=', joining.companyId)
+          .where('deleted_at', 'is', null)
+          .executeTakeFirst();
+        if (company) {
+          await createMemberRepository(deps.db).insertApplication({
+            companyId: joining.companyId,
+            invitationId: null,
+            code: joining.code,
+            userId: id,
+          });
+          await writeLog(
+            { ...user, company_id: joining.companyId },
+            'log.memberApplied',
+            { code: joining.code, company: company.title },
+            client.ip,
+          );
+          pending = { company: company.title };
+        }
+      }
+      return { session: await openSession(user, client), pending };
     },
 
     async forgetPassword(input: { username: string; code: string; newPassword: string }, client: ClientInfo) {
@@ -483,7 +641,7 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
         updated_at: now,
       });
       await revokeUserSessions(user.id, now, 'password');
-      await repo.clearThrottle(`acct:${account}`);
+      await clearSignInLocks(account);
       await writeLog(user, 'log.passwordReset', {}, client.ip);
     },
 
@@ -492,6 +650,9 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
       if (!(await verifyPassword(ctx.user.password_hash, password))) {
         throw new AppError(ResultCode.invalid, 'errors.wrongPassword');
       }
+      // a set left owned by an erased account would have nobody to answer for it
+      const owned = await repo.ownedSets(ctx.user.id);
+      if (owned > 0) throw new AppError(ResultCode.invalid, 'errors.ownedSetsFirst', { count: owned });
       const now = Date.now();
       await writeLog(ctx.user, 'log.accountDeleted', {}, client.ip);
       await revokeUserSessions(ctx.user.id, now, 'deleted');

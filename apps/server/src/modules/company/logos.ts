@@ -1,12 +1,13 @@
 // Company logos on disk (DATA_DIR/uploads/logos, served as /uploads/logos/<name>). What a file is comes from its
 // bytes, never from its name or declared type: PNG and JPEG by their signatures (and they must decode), SVG by
-// its root element. An SVG is a document that may run script in the browser that opens it, so one holding
-// script, event-handler attributes, external references, embedded HTML or entity declarations is refused.
+// its root element. An SVG is a document that may run script in the browser that opens it, so one that is not
+// made only of drawing elements and attributes (svg-check.ts: parsed, against an allow-list) is refused.
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { LOGO_BYTES_MAX } from '@genset/protocol';
+import { svgIsSafe } from './svg-check.ts';
 
 export type LogoKind = 'png' | 'jpg' | 'svg';
 
@@ -30,21 +31,6 @@ export function sniffLogo(bytes: Buffer): LogoKind | null {
   // Optional XML declaration and comments, then the <svg> root.
   if (/^\s*(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s>]/i.test(head)) return 'svg';
   return null;
-}
-
-/** Whether an SVG document can do nothing but draw: no script, handlers, outside references or HTML. */
-export function svgIsSafe(svg: string): boolean {
-  const s = svg.replace(/<!--[\s\S]*?-->/g, '');
-  if (/<!DOCTYPE|<!ENTITY/i.test(s)) return false;
-  if (/<\s*(script|foreignObject|iframe|embed|object|audio|video|handler|listener)\b/i.test(s)) return false;
-  // event handlers (onload=, onclick= …), also written with odd spacing
-  if (/[\s"'/]on[a-z]+\s*=/i.test(s)) return false;
-  // href and xlink:href may only point inside the document (#id); any scheme (javascript:, data:, http:) is out
-  for (const m of s.matchAll(/(?:xlink:)?href\s*=\s*(["'])(.*?)\1/gis)) if (!m[2]!.trim().startsWith('#')) return false;
-  if (/(?:xlink:)?href\s*=\s*[^"'\s>]/i.test(s)) return false;
-  // style sheets and attributes reaching outside (url(http…), @import) or running script
-  if (/@import|javascript:|url\(\s*['"]?\s*(?!#)/i.test(s)) return false;
-  return true;
 }
 
 export function createLogoStore(uploadsDir: string) {

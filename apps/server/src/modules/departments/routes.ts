@@ -22,18 +22,23 @@ export async function departmentRoutes(app: FastifyInstance, opts: { departments
   r.get('/dept/list', {
     schema: {
       tags,
-      summary: 'The department tree of the company, with the number of people of each department',
+      summary:
+        'The department tree of the company with the number of people of each department (department:manage or ' +
+        'user:manage), as far as the role’s data scope reaches: the whole company with a company scope, the ' +
+        'caller’s department and those below it with a department-tree scope, else the caller’s department alone',
       response: { 200: envelope(departmentTreeResponse) },
     },
-    config: { access: { signedIn: true, scope: 'company' } },
+    config: { access: { permission: [Permission.departmentManage, Permission.userManage], scope: 'company' } },
     preHandler,
-    handler: async (req, reply) => reply.ok(await departments.tree(req.companyId)),
+    handler: async (req, reply) => reply.ok(await departments.tree(req.companyId, req.session!)),
   });
 
   r.post('/dept/add', {
     schema: {
       tags,
-      summary: 'Add a department (department:manage), at the top or under another',
+      summary:
+        'Add a department (department:manage), at the top (a company scope) or under another within the role’s ' +
+        'data scope, else 403 naming what lies beyond reach',
       body: departmentAddRequest,
       response: { 200: envelope(z.object({ id: z.number().int() })) },
     },
@@ -46,7 +51,10 @@ export async function departmentRoutes(app: FastifyInstance, opts: { departments
   r.post('/dept/update', {
     schema: {
       tags,
-      summary: 'Rename or move a department (department:manage); a move into its own branch is refused (409)',
+      summary:
+        'Rename or move a department (department:manage) within the role’s data scope; a move into its own branch ' +
+        'is refused (409), and a move takes reaching the department with those below it and the new parent (the ' +
+        'top of the tree: a company scope), else 403 naming what lies beyond reach',
       body: departmentUpdateRequest,
       response: { 200: envelope(z.null()) },
     },
@@ -61,7 +69,9 @@ export async function departmentRoutes(app: FastifyInstance, opts: { departments
   r.post('/dept/delete', {
     schema: {
       tags,
-      summary: 'Delete a department (department:manage); refused (409) while it has people or departments below',
+      summary:
+        'Delete a department (department:manage) within the role’s data scope (else 403 naming what lies beyond ' +
+        'reach); refused (409) while it has people or departments below',
       body: departmentIdRequest,
       response: { 200: envelope(z.null()) },
     },

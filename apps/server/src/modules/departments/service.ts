@@ -1,7 +1,10 @@
-// A company's department tree: anyone of the company reads it, those with department:manage add, rename, move
-// and delete departments. A move into the department's own branch, and deleting a department that still has
-// people or departments below it, are refused.
+// A company's department tree: those who manage departments or people read it as far as their data scope reaches;
+// those with department:manage add, rename, move and delete departments within their data scope (the authority rule:
+// a new department's parent, the department renamed or deleted, and for a move the department's branch and its new
+// parent lie within reach; the top of the tree takes a company scope). A move into the department's own branch, and
+// deleting a department that still has people or departments below it, are refused.
 import {
+  ALL_PERMISSIONS,
   Permission,
   ResultCode,
   hasAnyPermission,
@@ -13,6 +16,7 @@ import type { Db } from '../../db/database.ts';
 import { AppError, fieldError, forbidden, notFound } from '../../lib/errors.ts';
 import { writeOperationLog } from '../../lib/operation-log.ts';
 import type { SessionContext } from '../auth/service.ts';
+import { createAuthority } from '../authority/service.ts';
 
 export interface DepartmentEvents {
   /** The tree of a company changed shape (a move, a deletion): what a department's branch holds may differ. */
@@ -25,6 +29,7 @@ function requireManage(ctx: SessionContext) {
 
 export function createDepartmentService(deps: { db: Db; events?: DepartmentEvents }) {
   const { db, events } = deps;
+  const authority = createAuthority({ db });
 
   async function rows(companyId: number) {
     return db
@@ -61,8 +66,28 @@ export function createDepartmentService(deps: { db: Db; events?: DepartmentEvent
   return {
     inCompany,
 
-    async tree(companyId: number): Promise<DepartmentNode[]> {
-      const all = await rows(companyId);
+    /**
+     * The tree as far as the caller's data scope reaches: the whole company for a company-wide scope (and the
+     * platform), the caller's department and those below it for a department-tree scope, else their department
+     * alone (nothing when they have none).
+     */
+    async tree(companyId: number, ctx: SessionContext): Promise<DepartmentNode[]> {
+      let all = await rows(companyId);
+      const { permissions, dataScope } = ctx.grant;
+      if (!permissions.includes(ALL_PERMISSIONS) && dataScope !== 'company' && dataScope !== 'all') {
+        const mine = ctx.user.department_id;
+        const reached = new Set<number>(mine !== null && all.some((r) => r.id === mine) ? [mine] : []);
+        if (dataScope === 'departmentTree')
+          for (let grew = true; grew;) {
+            grew = false;
+            for (const r of all)
+              if (r.parent_id !== null && reached.has(r.parent_id) && !reached.has(r.id)) {
+                reached.add(r.id);
+                grew = true;
+              }
+          }
+        all = all.filter((r) => reached.has(r.id));
+      }
       const ids = new Set(all.map((r) => r.id));
       const byParent = new Map<number | null, DepartmentNode[]>();
       for (const r of all) {
@@ -96,6 +121,8 @@ export function createDepartmentService(deps: { db: Db; events?: DepartmentEvent
       const parentId = input.parentId ?? null;
       if (parentId !== null && !(await inCompany(companyId, parentId)))
         throw fieldError('parentId', 'validation.invalid');
+      // a new department goes under one within the caller's reach (at the top: a company scope)
+      await authority.departmentWrite({ ctx, companyId, ip }, '/dept/add', null, parentId);
       const row = await db
         .insertInto('department')
         .values({
@@ -115,6 +142,8 @@ export function createDepartmentService(deps: { db: Db; events?: DepartmentEvent
       requireManage(ctx);
       const current = await inCompany(companyId, input.id);
       if (!current) throw notFound();
+      // renaming or moving takes reaching the department itself
+      await authority.departmentWrite({ ctx, companyId, ip }, '/dept/update', input.id, null);
       const patch: { name?: string; parent_id?: number | null; sort?: number } = {};
       if (input.name !== undefined) patch.name = input.name;
       if (input.sort !== undefined) patch.sort = input.sort;
@@ -126,6 +155,8 @@ export function createDepartmentService(deps: { db: Db; events?: DepartmentEvent
           const below = await this.branch(companyId, input.id);
           if (below.includes(input.parentId)) throw new AppError(ResultCode.conflict, 'departments.cycle');
         }
+        // the department's branch and its new parent lie within the caller's reach
+        await authority.department({ ctx, companyId, ip }, '/dept/update', input.id, input.parentId);
         patch.parent_id = input.parentId;
         moved = true;
       }
@@ -145,6 +176,7 @@ export function createDepartmentService(deps: { db: Db; events?: DepartmentEvent
       requireManage(ctx);
       const current = await inCompany(companyId, id);
       if (!current) throw notFound();
+      await authority.departmentWrite({ ctx, companyId, ip }, '/dept/delete', id, null);
       const children = await db
         .selectFrom('department')
         .select((eb) => eb.fn.countAll<number>().as('n'))

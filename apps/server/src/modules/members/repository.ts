@@ -81,7 +81,20 @@ export function createMemberRepository(db: Db) {
         .executeTakeFirst();
     },
 
-    async insertApplication(row: Insertable<MemberApplicationTable>) {
+    /** A pending application to join a company, by an invitation or by a code or host name of the company. */
+    async insertApplication(a: { companyId: number; invitationId: number | null; code: string; userId: number }) {
+      const row: Insertable<MemberApplicationTable> = {
+        company_id: a.companyId,
+        invitation_id: a.invitationId,
+        invite_code: a.code,
+        user_id: a.userId,
+        status: 'pending',
+        applied_at: Date.now(),
+        reviewed_at: null,
+        reviewed_by: null,
+        role_id: null,
+        department_id: null,
+      };
       const { id } = await db.insertInto('member_application').values(row).returning('id').executeTakeFirstOrThrow();
       return id;
     },

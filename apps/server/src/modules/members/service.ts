@@ -19,6 +19,7 @@ import { translate } from '../../i18n/messages.ts';
 import type { SessionContext } from '../auth/service.ts';
 import { requirePermission, roleTitle, type AdminCaller, type RoleService } from '../roles/service.ts';
 import { createMemberRepository, type InvitationRow } from './repository.ts';
+import { createAuthority } from '../authority/service.ts';
 
 const INVITE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
@@ -53,6 +54,7 @@ export function createMemberService(deps: {
 }) {
   const { db } = deps;
   const repo = createMemberRepository(db);
+  const authority = createAuthority({ db });
 
   function log(
     caller: { ctx: SessionContext; companyId: number; ip: string },
@@ -99,6 +101,12 @@ export function createMemberService(deps: {
       if (input.expiresAt <= now) throw fieldError('expiresAt', 'invite.expiryPast');
       const role = await checkRole(caller.companyId, input.roleId, 'roleId');
       const department = await checkDepartment(caller.companyId, input.departmentId);
+      // the role an invitation proposes, as held in its department, lies within the inviter's reach
+      await authority.assign(caller, '/invite/create', 'invite:new', {
+        role,
+        departmentId: department?.id ?? null,
+        userId: null,
+      });
       const code = newCode();
       const id = await repo.insertInvitation({
         company_id: caller.companyId,
@@ -192,18 +200,11 @@ export function createMemberService(deps: {
       if (await repo.pendingOf(row.company_id, user.id))
         throw new AppError(ResultCode.conflict, 'invite.alreadyApplied', { company: row.company_name });
       if (!(await repo.takeUse(row.id))) throw new AppError(ResultCode.invalid, 'invite.usedUp');
-      const now = Date.now();
       const id = await repo.insertApplication({
-        company_id: row.company_id,
-        invitation_id: row.id,
-        invite_code: row.code,
-        user_id: user.id,
-        status: 'pending',
-        applied_at: now,
-        reviewed_at: null,
-        reviewed_by: null,
-        role_id: null,
-        department_id: null,
+        companyId: row.company_id,
+        invitationId: row.id,
+        code: row.code,
+        userId: user.id,
       });
       await log(
         { ctx: caller.ctx, companyId: row.company_id, ip: caller.ip },
@@ -271,6 +272,11 @@ export function createMemberService(deps: {
       if (input.roleId === null || input.roleId === undefined) throw fieldError('roleId', V.required);
       const role = (await checkRole(caller.companyId, input.roleId, 'roleId'))!;
       const department = await checkDepartment(caller.companyId, input.departmentId);
+      await authority.assign(caller, '/member/audit', `user:${person.id}`, {
+        role,
+        departmentId: department?.id ?? null,
+        userId: person.id,
+      });
       const homeRole = person.role_id
         ? await db
             .selectFrom('role')

@@ -24,6 +24,7 @@ import { translate } from '../../i18n/messages.ts';
 import { MENU } from '../../seed/base.ts';
 import type { SessionContext } from '../auth/service.ts';
 import { createRoleRepository, type RoleRow } from './repository.ts';
+import { createAuthority } from '../authority/service.ts';
 
 export interface AdminCaller {
   ctx: SessionContext;
@@ -70,6 +71,7 @@ export function createRoleService(deps: {
 }) {
   const { db } = deps;
   const repo = createRoleRepository(db);
+  const authority = createAuthority({ db });
 
   function log(caller: AdminCaller, matter: string, feedback: Record<string, unknown>, target: string) {
     return writeOperationLog(db, {
@@ -94,6 +96,7 @@ export function createRoleService(deps: {
     r: RoleRow,
     holders: Map<number, number>,
     targets: Map<number, { sets: string[]; sites: string[] }>,
+    assignable: boolean,
   ): RoleItem {
     return {
       id: r.id,
@@ -109,6 +112,7 @@ export function createRoleService(deps: {
       sets: targets.get(r.id)?.sets ?? [],
       sites: targets.get(r.id)?.sites ?? [],
       createdAt: Number(r.created_at),
+      assignable,
     };
   }
 
@@ -128,10 +132,8 @@ export function createRoleService(deps: {
     const name = input.name.trim();
     const permissions = [...new Set(input.permissions)].filter((p) => PERMISSION_LIST.includes(p as never));
     if (permissions.length === 0) throw fieldError('permissions', 'roles.noPermissions');
-    // No one hands out more than they hold: a company's administrator cannot give a role protocol:manage (the
-    // platform-wide protocols every company's sets run on), nor anything else their own role lacks.
-    if (!isPlatform(caller.ctx) && permissions.some((p) => !caller.ctx.grant.permissions.includes(p)))
-      throw fieldError('permissions', V.invalid);
+    // No one hands out more than they hold (protocol:manage, the platform-wide protocols every company's sets run on,
+    // is the platform's): the authority refuses, naming it (see `authorised`).
     if (input.dataScope === 'all' && !isPlatform(caller.ctx)) throw fieldError('dataScope', 'roles.scopeAllPlatform');
     const chosen = [...new Set(input.menus)].filter((m) => m !== '*');
     const unknown = chosen.find((m) => !OFFERED_NAMES.has(m) && !MENU.some((x) => x.name === m));
@@ -173,6 +175,29 @@ export function createRoleService(deps: {
     };
   }
 
+  /** The role as it is and as it would be lies within the caller's reach, and is not the caller's own. */
+  function authorised(
+    caller: AdminCaller,
+    attempt: string,
+    current: RoleRow | null,
+    next: {
+      columns: { permissions: string; data_scope: string };
+      targets: { kind: 'set' | 'site'; id: number }[];
+    } | null,
+  ) {
+    return authority.role(
+      caller,
+      attempt,
+      current,
+      next && {
+        permissions: JSON.parse(next.columns.permissions) as string[],
+        dataScope: next.columns.data_scope,
+        sets: next.targets.filter((t) => t.kind === 'set').map((t) => t.id),
+        sites: next.targets.filter((t) => t.kind === 'site').map((t) => t.id),
+      },
+    );
+  }
+
   return {
     async list(
       caller: AdminCaller,
@@ -191,8 +216,10 @@ export function createRoleService(deps: {
       const page = matching.slice((q.page - 1) * q.size, q.page * q.size);
       const holders = await repo.holders(caller.companyId);
       const targets = await repo.targets(page.map((r) => r.id));
+      const mine = await authority.callerHolding(caller);
+      const assignable = await Promise.all(page.map((r) => authority.canAssign(caller, r, mine)));
       return {
-        list: page.map((r) => toItem(caller.lang, r, holders, targets)),
+        list: page.map((r, i) => toItem(caller.lang, r, holders, targets, assignable[i]!)),
         total: matching.length,
         page: q.page,
         size: q.size,
@@ -202,7 +229,13 @@ export function createRoleService(deps: {
     async info(caller: AdminCaller, id: number) {
       requirePermission(caller.ctx, Permission.roleManage);
       const role = await ownRole(caller, id);
-      return toItem(caller.lang, role, await repo.holders(caller.companyId), await repo.targets([role.id]));
+      return toItem(
+        caller.lang,
+        role,
+        await repo.holders(caller.companyId),
+        await repo.targets([role.id]),
+        await authority.canAssign(caller, role),
+      );
     },
 
     async save(
@@ -218,6 +251,7 @@ export function createRoleService(deps: {
     ) {
       requirePermission(caller.ctx, Permission.roleManage);
       const { columns, targets } = await checked(caller, input, null);
+      await authorised(caller, '/role/save', null, { columns, targets });
       const id = await repo.insert(
         {
           company_id: caller.companyId,
@@ -248,6 +282,7 @@ export function createRoleService(deps: {
       const role = await ownRole(caller, input.id);
       if (LOCKED_ROLES.has(role.role_key)) throw new AppError(ResultCode.forbidden, 'roles.locked');
       const { columns, targets } = await checked(caller, input, role);
+      await authorised(caller, '/role/update', role, { columns, targets });
       await repo.update(role.id, columns, targets);
       await deps.roleChanged({ id: role.id, companyId: role.company_id });
       await log(
@@ -263,6 +298,7 @@ export function createRoleService(deps: {
       requirePermission(caller.ctx, Permission.roleManage);
       const role = await ownRole(caller, id);
       if (BUILT_IN.has(role.role_key)) throw new AppError(ResultCode.forbidden, 'roles.builtIn');
+      await authorised(caller, '/role/delete', role, null);
       const holders = (await repo.holders(caller.companyId)).get(role.id) ?? 0;
       if (holders > 0) throw new AppError(ResultCode.conflict, 'roles.inUse', { count: holders });
       await repo.remove(role.id);
@@ -274,6 +310,7 @@ export function createRoleService(deps: {
       requirePermission(caller.ctx, Permission.roleManage);
       const role = await ownRole(caller, id);
       if (LOCKED_ROLES.has(role.role_key)) throw new AppError(ResultCode.forbidden, 'roles.locked');
+      await authorised(caller, '/user/roleStatus', role, null);
       await repo.update(role.id, { status });
       await deps.roleChanged({ id: role.id, companyId: role.company_id });
       await log(
@@ -301,15 +338,23 @@ export function createRoleService(deps: {
         title: translate(lang, `permissions.${p}`),
         children: [],
       }));
-      const scopes = DATA_SCOPES.filter((s) => s !== 'all' || isPlatform(caller.ctx));
+      // the scopes, sets and stations within the caller's reach
+      const offered = await authority.offered(caller);
+      const scopes = DATA_SCOPES.filter((s) => (s !== 'all' || isPlatform(caller.ctx)) && offered.scopes.has(s));
       return {
         tree: [
           { key: 'actions', title: translate(lang, 'roles.actions'), children: actions },
           { key: 'menus', title: translate(lang, 'roles.pages'), children: pages },
         ],
         dataScopes: scopes.map((value) => ({ value, label: translate(lang, `roles.scope.${value}`) })),
-        sets: (await repo.companySets(caller.companyId)).map((s) => ({ token: s.token, name: s.name })),
-        sites: (await repo.companySites(caller.companyId)).map((s) => ({ token: s.token, name: s.name })),
+        sets: (await offered.within('set', await repo.companySets(caller.companyId))).map((s) => ({
+          token: s.token,
+          name: s.name,
+        })),
+        sites: (await offered.within('site', await repo.companySites(caller.companyId))).map((s) => ({
+          token: s.token,
+          name: s.name,
+        })),
       };
     },
 

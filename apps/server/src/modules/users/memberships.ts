@@ -138,6 +138,7 @@ export function createMembershipService(deps: { db: Db; ttlMs: number }) {
           department_id: found.membership.departmentId,
         },
         grant: found.grant,
+        home: ctx.home ?? ctx,
       };
     },
 

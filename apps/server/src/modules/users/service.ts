@@ -21,9 +21,9 @@ import { AppError, fieldError, forbidden, notFound } from '../../lib/errors.ts';
 import { writeOperationLog } from '../../lib/operation-log.ts';
 import { translate } from '../../i18n/messages.ts';
 import type { AuthService, SessionContext } from '../auth/service.ts';
-import { hashPassword } from '../auth/passwords.ts';
 import { createUser } from '../account/users.ts';
 import { isAdministratorGrant, removeMembership, saveMembership } from './memberships.ts';
+import { createAuthority, type Actor } from '../authority/service.ts';
 
 export interface UserEvents {
   /** A person's account or memberships changed; `signOut`: their sessions were ended (every instance closes them). */
@@ -38,6 +38,7 @@ const isPlatform = (ctx: SessionContext) => ctx.grant.permissions.includes(ALL_P
 
 export function createUserAdmin(deps: { db: Db; auth: AuthService; events: UserEvents }) {
   const { db, auth, events } = deps;
+  const authority = createAuthority({ db });
 
   function baseQuery(companyId: number) {
     return db
@@ -143,12 +144,24 @@ export function createUserAdmin(deps: { db: Db; auth: AuthService; events: UserE
   async function checkRole(ctx: SessionContext, companyId: number, roleId: number) {
     const role = await db
       .selectFrom('role')
-      .select(['id', 'permissions'])
+      .select(['id', 'company_id', 'permissions', 'data_scope', 'status'])
       .where('id', '=', roleId)
       .where('company_id', '=', companyId)
       .executeTakeFirst();
     if (!role) throw fieldError('roleId', 'validation.invalid');
     if ((JSON.parse(role.permissions) as string[]).includes(ALL_PERMISSIONS) && !isPlatform(ctx)) throw forbidden();
+    return role;
+  }
+
+  async function roleRow(companyId: number, roleId: number | null) {
+    if (roleId === null) return null;
+    const role = await db
+      .selectFrom('role')
+      .select(['id', 'company_id', 'permissions', 'data_scope', 'status'])
+      .where('id', '=', roleId)
+      .where('company_id', '=', companyId)
+      .executeTakeFirst();
+    return role ?? null;
   }
 
   async function checkDepartment(companyId: number, departmentId: number | null) {
@@ -188,19 +201,30 @@ export function createUserAdmin(deps: { db: Db; auth: AuthService; events: UserE
 
   /** Moves a person within the company (department and/or role), with every check. */
   async function move(
-    ctx: SessionContext,
-    companyId: number,
+    actor: Actor,
+    attempt: string,
     target: Row,
     next: { departmentId?: number | null | undefined; roleId?: number | undefined },
   ) {
+    const { ctx, companyId } = actor;
     const roleId = next.roleId ?? target.role_id;
     const departmentId = next.departmentId === undefined ? target.department_id : next.departmentId;
-    if (next.roleId !== undefined && next.roleId !== target.role_id) {
-      await checkRole(ctx, companyId, next.roleId);
-      const adminRoles = await administratorRoles(companyId);
-      if (!adminRoles.has(next.roleId)) await keepAnAdministrator(companyId, target.id);
-    }
+    const roleChanges = next.roleId !== undefined && next.roleId !== target.role_id;
+    if (roleChanges) await checkRole(ctx, companyId, next.roleId!);
     if (next.departmentId !== undefined) await checkDepartment(companyId, departmentId);
+    if (roleChanges || departmentId !== target.department_id)
+      // the role as held in the new department lies within the caller's reach; nobody moves themselves
+      await authority.assign(
+        actor,
+        attempt,
+        `user:${target.id}`,
+        { role: await roleRow(companyId, roleId), departmentId, userId: target.id },
+        { roleId: target.role_id, departmentId: target.department_id },
+      );
+    if (roleChanges) {
+      const adminRoles = await administratorRoles(companyId);
+      if (!adminRoles.has(next.roleId!)) await keepAnAdministrator(companyId, target.id);
+    }
     await saveMembership(db, target.id, { companyId, roleId, departmentId });
     return { roleId, departmentId };
   }
@@ -245,19 +269,28 @@ export function createUserAdmin(deps: { db: Db; auth: AuthService; events: UserE
       const account = auth.normaliseAccount(input.account);
       const existing = await db.selectFrom('users').select('id').where('account', '=', account).executeTakeFirst();
       if (existing) throw new AppError(ResultCode.conflict, 'users.accountExists');
-      await checkRole(ctx, companyId, input.roleId);
+      const role = await checkRole(ctx, companyId, input.roleId);
       await checkDepartment(companyId, input.departmentId ?? null);
-      const nickname = input.nickname?.trim() || account.replace(/@.*/, '');
-      const id = await createUser(db, {
-        companyId,
-        roleId: input.roleId,
+      await authority.assign({ ctx, companyId, ip }, '/user/add', 'user:new', {
+        role,
         departmentId: input.departmentId ?? null,
-        account,
-        password: input.password,
-        nickname,
-        type: input.type ?? 'corporate',
-        mustChangePassword: true,
+        userId: null,
       });
+      const nickname = input.nickname?.trim() || account.replace(/@.*/, '');
+      const id = await createUser(
+        db,
+        {
+          companyId,
+          roleId: input.roleId,
+          departmentId: input.departmentId ?? null,
+          account,
+          password: input.password,
+          nickname,
+          type: input.type ?? 'corporate',
+          mustChangePassword: true,
+        },
+        auth.hashPassword,
+      );
       await log(ctx, companyId, ip, 'log.userAdded', { id, account, nickname });
       return { id };
     },
@@ -270,7 +303,9 @@ export function createUserAdmin(deps: { db: Db; auth: AuthService; events: UserE
         account.nickname = input.nickname.trim();
       if (input.type !== undefined && input.type !== target.type) account.type = input.type;
       if (Object.keys(account).length) requireHome(ctx, target, companyId);
-      await move(ctx, companyId, target, { departmentId: input.departmentId, roleId: input.roleId });
+      const actor = { ctx, companyId, ip };
+      await authority.account(actor, '/user/update', target.id, false);
+      await move(actor, '/user/update', target, { departmentId: input.departmentId, roleId: input.roleId });
       if (Object.keys(account).length) await auth.updateAccount(target.id, { ...account, updated_at: Date.now() });
       await log(ctx, companyId, ip, 'log.userUpdated', { ...target, nickname: account.nickname ?? target.nickname });
       events.onUserChanged(target.id, false);
@@ -279,7 +314,12 @@ export function createUserAdmin(deps: { db: Db; auth: AuthService; events: UserE
     async move(ctx: SessionContext, companyId: number, ip: string, input: UserMoveRequest) {
       requireManage(ctx);
       const target = await member(companyId, input.userId);
-      const moved = await move(ctx, companyId, target, { departmentId: input.departmentId, roleId: input.roleId });
+      const actor = { ctx, companyId, ip };
+      await authority.account(actor, '/user/updateUserid', target.id, false);
+      const moved = await move(actor, '/user/updateUserid', target, {
+        departmentId: input.departmentId,
+        roleId: input.roleId,
+      });
       await log(ctx, companyId, ip, 'log.userMoved', target, moved);
       events.onUserChanged(target.id, false);
     },
@@ -289,6 +329,7 @@ export function createUserAdmin(deps: { db: Db; auth: AuthService; events: UserE
       requireManage(ctx);
       const target = await member(companyId, userId);
       if (target.id === ctx.user.id) throw new AppError(ResultCode.conflict, 'users.notYourself');
+      await authority.account({ ctx, companyId, ip }, '/user/delete', target.id, false);
       await keepAnAdministrator(companyId, target.id);
       await log(ctx, companyId, ip, 'log.userRemoved', target);
       const belongsElsewhere = await removeMembership(db, target.id, companyId);
@@ -316,16 +357,14 @@ export function createUserAdmin(deps: { db: Db; auth: AuthService; events: UserE
       requireManage(ctx);
       const target = await member(companyId, userId);
       requireHome(ctx, target, companyId);
+      await authority.account({ ctx, companyId, ip }, '/user/resetpassword', target.id, true);
       await auth.updateAccount(target.id, {
-        password_hash: await hashPassword(password),
+        password_hash: await auth.hashPassword(password),
         must_change_password: 1,
         updated_at: Date.now(),
       });
       await auth.endSessions(target.id, 'password');
-      await db
-        .deleteFrom('auth_throttle')
-        .where('throttle_key', '=', `acct:${target.account ?? ''}`)
-        .execute();
+      if (target.account) await auth.clearSignInLocks(target.account);
       await log(ctx, companyId, ip, 'log.userPasswordReset', target);
       events.onUserChanged(target.id, true);
     },
@@ -341,6 +380,7 @@ export function createUserAdmin(deps: { db: Db; auth: AuthService; events: UserE
       requireManage(ctx);
       const target = await member(companyId, userId);
       requireHome(ctx, target, companyId);
+      await authority.account({ ctx, companyId, ip }, '/user/userStatus', target.id, true);
       if (status === 'disabled') {
         if (target.id === ctx.user.id) throw new AppError(ResultCode.conflict, 'users.notYourself');
         // the account is disabled everywhere: no company it administers may be left without an administrator

@@ -38,12 +38,51 @@ export function findFfmpeg(
   return { ffmpeg, ffprobe: executable(probe) ? probe : null };
 }
 
-/** Options that bound how long ffmpeg waits on a silent camera (µs), by scheme. */
-function inputOptions(url: URL): string[] {
-  // Only network protocols: an address (or an HLS playlist behind it) can never make ffmpeg open a file.
-  const common = ['-protocol_whitelist', 'rtsp,rtp,srtp,udp,tcp,tls,http,https,httpproxy,crypto'];
+/**
+ * What ffmpeg opens: the camera's address with its host replaced by the address the address policy checked
+ * (ffmpeg resolves no name), and the host name as written, sent as the Host header of an HTTP camera.
+ */
+export interface CameraInput {
+  url: URL;
+  hostHeader?: string | undefined;
+}
+
+/**
+ * The containers a camera's stream may come in: ones that read the one connection and open no address of their
+ * own. Playlists and manifests (HLS, DASH), concat lists and SDP files name further addresses, which ffmpeg
+ * would fetch without the address policy seeing them: they are not on the list.
+ */
+export const CAMERA_FORMATS = [
+  'rtsp',
+  'mpegts',
+  'flv',
+  'live_flv',
+  'mjpeg',
+  'mpjpeg',
+  'h264',
+  'hevc',
+  'mov',
+  'matroska',
+  'webm',
+  'avi',
+  'asf',
+].join(',');
+
+/**
+ * How ffmpeg and ffprobe open a camera: network protocols only (an address can never make them open a file), the
+ * containers of CAMERA_FORMATS only (no playlist sends them elsewhere), no HTTP redirect followed (a camera
+ * cannot send them to an address the policy refused), and a bound on how long they wait on a silent camera (µs).
+ */
+export function inputOptions({ url, hostHeader }: CameraInput): string[] {
+  const common = [
+    '-protocol_whitelist',
+    'rtsp,rtp,srtp,udp,tcp,tls,http,https,httpproxy,crypto',
+    '-format_whitelist',
+    CAMERA_FORMATS,
+  ];
   if (url.protocol === 'rtsp:') return [...common, '-rtsp_transport', 'tcp', '-timeout', '10000000'];
-  return [...common, '-rw_timeout', '10000000'];
+  const host = hostHeader ? ['-headers', `Host: ${hostHeader}\r\n`] : [];
+  return [...common, '-max_redirects', '0', ...host, '-rw_timeout', '10000000'];
 }
 
 export interface VideoFormat {
@@ -59,7 +98,8 @@ export interface ProbeResult {
 }
 
 /** What the camera's first video stream is (codec and pixel format), by ffprobe. */
-export function probeCamera(ffprobe: string, url: URL, timeoutMs = 10_000): Promise<ProbeResult> {
+export function probeCamera(ffprobe: string, input: CameraInput, timeoutMs = 10_000): Promise<ProbeResult> {
+  const { url } = input;
   return new Promise((resolve) => {
     const child = spawn(
       ffprobe,
@@ -67,7 +107,7 @@ export function probeCamera(ffprobe: string, url: URL, timeoutMs = 10_000): Prom
         '-hide_banner',
         '-loglevel',
         'error',
-        ...inputOptions(url),
+        ...inputOptions(input),
         '-analyzeduration',
         '2000000',
         '-probesize',
@@ -132,7 +172,8 @@ export const STREAM_FILE = /^(index\.m3u8|seg-\d{1,9}\.ts)$/;
  * playlist keeps a few, older ones deleted. Progress goes to stdout: a stream whose frame count stops moving has
  * lost its camera.
  */
-export function hlsArguments(url: URL, outDir: string, copy: boolean): string[] {
+export function hlsArguments(input: CameraInput, outDir: string, copy: boolean): string[] {
+  const { url } = input;
   const encode = copy
     ? ['-c:v', 'copy']
     : [
@@ -158,7 +199,7 @@ export function hlsArguments(url: URL, outDir: string, copy: boolean): string[] 
     'pipe:1',
     '-stats_period',
     '2',
-    ...inputOptions(url),
+    ...inputOptions(input),
     '-analyzeduration',
     '2000000',
     '-probesize',

@@ -15,7 +15,7 @@ import { AppError, notFound } from '../../lib/errors.ts';
 import type { SessionContext } from '../auth/service.ts';
 import { atLeast, type GensetRow } from '../devices/fleet.ts';
 import type { DeviceService } from '../devices/service.ts';
-import { withLogin } from './ffmpeg.ts';
+import type { CameraAddresses } from './camera-address.ts';
 import type { LoginCipher } from './secrets.ts';
 import { StreamFailure, type Streams } from './streams.ts';
 import { writeSetLog } from '../../lib/operation-log.ts';
@@ -33,8 +33,10 @@ export function createVideoService(opts: {
   cipher: LoginCipher;
   /** Null when ffmpeg is not installed: cameras can be kept, not watched. */
   streams: Streams | null;
+  /** Where a camera may be (the server's address policy). */
+  addresses: CameraAddresses;
 }) {
-  const { db, devices, cipher, streams } = opts;
+  const { db, devices, cipher, streams, addresses } = opts;
 
   const log = (caller: VideoCaller, set: GensetRow, matter: string, feedback: Record<string, unknown>) =>
     writeSetLog(db, { ctx: caller.ctx, ip: caller.ip, set, matter, feedback });
@@ -86,6 +88,7 @@ export function createVideoService(opts: {
       input: { token: string; name: string; url: string; username?: string | undefined; password?: string | undefined },
     ) {
       const { set } = await devices.resolve(caller.ctx, input.token, 'manage');
+      await addresses.checkSaved(input.url);
       const count = await db
         .selectFrom('camera')
         .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -124,6 +127,7 @@ export function createVideoService(opts: {
     ) {
       const { set } = await devices.resolve(caller.ctx, input.token, 'manage');
       const camera = await cameraOf(set, input.id);
+      if (input.url !== undefined) await addresses.checkSaved(input.url);
       const changes: { name?: string; url?: string; login?: string | null; updated_at: number } = {
         updated_at: Date.now(),
       };
@@ -166,7 +170,7 @@ export function createVideoService(opts: {
           if (!row) throw notFound();
           const login = row.login === null ? null : cipher.open(row.login);
           if (row.login !== null && !login) throw new AppError(ResultCode.conflict, 'video.loginUnreadable');
-          return withLogin(row.url, login);
+          return addresses.input(row.url, login);
         });
         return { lease: lease.id, playlist: `${VIDEO_BASE}/${lease.id}/index.m3u8`, renewSeconds: VIDEO_RENEW_SECONDS };
       } catch (err) {

@@ -12,7 +12,16 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { VIDEO_RENEW_SECONDS, type VideoProblem, type VideoState } from '@genset/protocol';
-import { canCopy, hlsArguments, PLAYLIST, probeCamera, scrub, STREAM_FILE, type FfmpegPrograms } from './ffmpeg.ts';
+import {
+  canCopy,
+  hlsArguments,
+  PLAYLIST,
+  probeCamera,
+  scrub,
+  STREAM_FILE,
+  type CameraInput,
+  type FfmpegPrograms,
+} from './ffmpeg.ts';
 
 export interface StreamTimes {
   /** A lease not renewed for this long ends. */
@@ -166,7 +175,7 @@ export function createStreams(opts: {
     terminate(stream);
   }
 
-  function start(cameraId: number, source: () => Promise<URL>): Stream {
+  function start(cameraId: number, source: () => Promise<CameraInput>): Stream {
     let markExited: () => void = () => undefined;
     const stream: Stream = {
       cameraId,
@@ -184,9 +193,9 @@ export function createStreams(opts: {
     running.add(stream);
     void stream.exited.then(() => running.delete(stream));
     stream.ready = (async () => {
-      let url: URL;
+      let input: CameraInput;
       try {
-        url = await source();
+        input = await source();
       } catch (err) {
         markExited();
         fail(stream, 'unreachable');
@@ -194,7 +203,7 @@ export function createStreams(opts: {
       }
       // ffprobe says whether the camera's picture can be passed on as it is; a camera it cannot read is not
       // worth an ffmpeg.
-      const probe = programs.ffprobe ? await probeCamera(programs.ffprobe, url) : null;
+      const probe = programs.ffprobe ? await probeCamera(programs.ffprobe, input) : null;
       const format = probe?.format ?? null;
       if (stream.stopping) {
         markExited();
@@ -209,7 +218,7 @@ export function createStreams(opts: {
       const dir = mkdtempSync(join(opts.rootDir, `camera-${cameraId}-`));
       stream.dir = dir;
       const copy = canCopy(format);
-      const child = spawn(programs.ffmpeg, hlsArguments(url, dir, copy), { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(programs.ffmpeg, hlsArguments(input, dir, copy), { stdio: ['ignore', 'pipe', 'pipe'] });
       stream.child = child;
       if (child.pid) writeFileSync(join(dir, PID_FILE), String(child.pid));
       log.info({ camera: cameraId, ffmpegPid: child.pid, copy }, 'camera stream started');
@@ -218,7 +227,7 @@ export function createStreams(opts: {
       child.stderr!.setEncoding('utf8');
       child.stderr!.on('data', (chunk: string) => {
         for (const line of chunk.split('\n').filter(Boolean)) {
-          errors.push(scrub(line, url));
+          errors.push(scrub(line, input.url));
           if (errors.length > 5) errors.shift();
         }
       });
@@ -323,7 +332,7 @@ export function createStreams(opts: {
     async watch(
       cameraId: number,
       viewer: { userId: number; setToken: string },
-      source: () => Promise<URL>,
+      source: () => Promise<CameraInput>,
     ): Promise<Lease> {
       if (closed) throw new StreamFailure('unreachable');
       let stream = streams.get(cameraId);
