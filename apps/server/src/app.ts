@@ -50,11 +50,14 @@ import { companyRoutes } from './modules/company/routes.ts';
 import { helpRoutes } from './modules/help/routes.ts';
 import { seedBase } from './seed/base.ts';
 import { seedDemo } from './seed/demo.ts';
+import { createAddressPolicy, type AddressPolicy, type HostResolver } from './lib/address-policy.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     database: OpenedDatabase;
     config: Config;
+    /** Where requests made on a tenant's behalf (webhooks, cameras) may go. */
+    outbound: AddressPolicy;
   }
 }
 
@@ -68,6 +71,8 @@ export interface BuildOptions {
   admin?: { account: string; password: string };
   /** Sees every route as it is added, with its schemas (the fuzz tests generate their requests from them). */
   onRoute?: (route: RouteOptions) => void;
+  /** Resolves host names for outbound requests instead of DNS (tests). */
+  resolveHost?: HostResolver;
 }
 
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
@@ -104,6 +109,20 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
   app.decorate('database', database);
   app.decorate('config', config);
+  app.decorate(
+    'outbound',
+    createAddressPolicy({
+      resolve: opts.resolveHost,
+      // the ports this server listens on: the configured and the actual HTTP port, the embedded broker's
+      ownPorts: () => {
+        const ports = [config.port, config.mqttPort];
+        const address = app.server.address();
+        if (address && typeof address === 'object') ports.push(address.port);
+        if (app.hasDecorator('devices') && app.devices.transport.port) ports.push(app.devices.transport.port);
+        return ports;
+      },
+    }),
+  );
   app.addHook('onClose', async () => database.close());
   // PostgreSQL: month partitions ahead and retention, at start and daily.
   const partitions = startPartitionMaintenance({ database, retentionMonths: config.retentionMonths, log: app.log });
@@ -185,26 +204,45 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(rolesPlugin, { auth, memberships });
   await app.register(adminPlugin, { auth, memberships });
 
+  await app.register(staticFiles);
+
+  return app;
+}
+
+/**
+ * Files: uploads, and the built console with its history-mode routes. A console's first visit fetches dozens of
+ * files; their requests are logged only at warn and above (a failure), so the log keeps to what happens.
+ */
+async function staticFiles(scope: FastifyInstance) {
+  const { config } = scope;
   mkdirSync(config.uploadsDir, { recursive: true });
-  await app.register(fastifyStatic, {
+  await scope.register(fastifyStatic, {
     root: config.uploadsDir,
     prefix: '/uploads/',
+    logLevel: 'warn',
     // Repair pictures are only for those who may see their request: they go out through /baoxiu/picture.
     allowedPath: (path) => !/^\/*repairs(\/|$)/i.test(path),
     decorateReply: false,
     index: false,
+    // An uploaded file opened on its own (an SVG logo) is a document with no rights: no script, no requests
+    // out, no forms, a unique origin; its type is the one given, never guessed.
+    setHeaders: (reply) => {
+      reply.header('content-security-policy', "default-src 'none'; img-src data:; style-src 'unsafe-inline'; sandbox");
+      reply.header('x-content-type-options', 'nosniff');
+    },
   });
 
   if (existsSync(join(config.webDist, 'index.html'))) {
-    await app.register(fastifyStatic, {
+    await scope.register(fastifyStatic, {
       root: config.webDist,
       prefix: '/',
       wildcard: false,
       index: false,
       decorateReply: true,
+      logLevel: 'warn',
     });
     // History-mode routing: any other GET that is not an API call or a file is a console route.
-    app.get('/*', (req, reply) => {
+    scope.get('/*', { logLevel: 'warn' }, (req, reply) => {
       const path = req.url.split('?')[0] ?? '/';
       if (path.startsWith(`${API_BASE}/`) || path.startsWith('/uploads/') || /\.[a-z0-9]{1,8}$/i.test(path)) {
         return reply.status(404).send({ code: 404, msg: 'Not found', data: null });
@@ -212,8 +250,6 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     });
   } else {
-    app.log.warn({ webDist: config.webDist }, 'console not built: run `npm run build` to serve it');
+    scope.log.warn({ webDist: config.webDist }, 'console not built: run `npm run build` to serve it');
   }
-
-  return app;
 }

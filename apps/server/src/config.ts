@@ -40,6 +40,7 @@ const envSchema = z.object({
   AUTH_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
   AUTH_LOCK_MINUTES: z.coerce.number().positive().default(15),
   AUTH_IP_MAX_FAILURES: z.coerce.number().int().min(1).default(30),
+  AUTH_ACCOUNT_MAX_FAILURES: z.coerce.number().int().min(1).default(100),
   SMS_CODE_TTL_SECONDS: z.coerce.number().int().positive().default(300),
   SMS_RESEND_SECONDS: z.coerce.number().int().positive().default(60),
   WEB_DIST: z.string().default('apps/web/dist'),
@@ -51,6 +52,7 @@ const envSchema = z.object({
     .optional(),
   SMTP_FROM: z.string().default('Genset Cloud <no-reply@localhost>'),
   WEBHOOK_ALLOW_PRIVATE: flag.default(false),
+  CAMERA_ALLOW_PRIVATE: flag.default(false),
   FRAME_ANCESTORS: z
     .string()
     .trim()
@@ -92,6 +94,8 @@ const envSchema = z.object({
   INGEST_PERSIST_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
   INGEST_QUEUE_LIMIT: z.coerce.number().int().min(10).max(1_000_000).default(5000),
   INGEST_GAP_WAIT_MS: z.coerce.number().int().min(100).max(3_600_000).default(180_000),
+  INGEST_SET_CACHE: z.coerce.number().int().min(10).max(10_000_000).default(50_000),
+  INGEST_SET_IDLE_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
   DEMO_FLEET: flag.optional(),
   DEMO_BACKFILL_DAYS: z.coerce.number().int().min(0).max(90).default(30),
   DEMO_STATION_BACKFILL_DAYS: z.coerce.number().int().min(0).max(366).default(60),
@@ -135,9 +139,15 @@ export interface Config {
   /** How long a session read for one call answers for the next ones (0: read it for every call). */
   sessionCacheMs: number;
   singleSession: boolean;
+  /** Failed sign-ins of one account from one address tolerated; the next one locks that account at that address. */
   authMaxFailures: number;
   authLockMs: number;
   authIpMaxFailures: number;
+  /**
+   * Failed sign-ins of one account from all addresses tolerated; the next one locks the account for addresses it
+   * has never signed in from (those it has signed in from before still may).
+   */
+  authAccountMaxFailures: number;
   smsCodeTtlMs: number;
   smsResendMs: number;
   webDist: string;
@@ -150,6 +160,8 @@ export interface Config {
   smtpFrom: string;
   /** Webhooks may post to private and loopback addresses (never to this server itself). */
   webhookAllowPrivate: boolean;
+  /** Cameras may be on private and loopback addresses (a camera on the server's own network); never this server. */
+  cameraAllowPrivate: boolean;
   /** Who may show the console in a frame (iframe=1): CSP frame-ancestors sources. */
   frameAncestors: string[];
   trustProxy: boolean;
@@ -183,6 +195,8 @@ export interface Config {
   ingestQueueLimit: number;
   /** How long a hole in a module's seqs is waited for before its later data is acked past it. */
   ingestGapWaitMs: number;
+  /** Sets whose live state ingestion holds at most, and how long one not heard from is kept. */
+  ingestSetCache: { max: number; idleMs: number };
   demoFleet: boolean;
   /** Days of past the demo sets are given on a fresh start (0: none; they start with no history). */
   demoBackfillDays: number;
@@ -239,6 +253,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     authMaxFailures: e.AUTH_MAX_FAILURES,
     authLockMs: e.AUTH_LOCK_MINUTES * 60_000,
     authIpMaxFailures: e.AUTH_IP_MAX_FAILURES,
+    authAccountMaxFailures: e.AUTH_ACCOUNT_MAX_FAILURES,
     smsCodeTtlMs: e.SMS_CODE_TTL_SECONDS * 1000,
     smsResendMs: e.SMS_RESEND_SECONDS * 1000,
     webDist: absolute(e.WEB_DIST, REPO_ROOT),
@@ -249,6 +264,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...(e.SMTP_URL ? { smtpUrl: e.SMTP_URL } : {}),
     smtpFrom: e.SMTP_FROM,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+    cameraAllowPrivate: e.CAMERA_ALLOW_PRIVATE,
     frameAncestors: e.FRAME_ANCESTORS.split(/\s+/),
     trustProxy: e.TRUST_PROXY,
     bodyLimitBytes: e.BODY_LIMIT_KB * 1024,
@@ -272,6 +288,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ingestPersistMs: e.INGEST_PERSIST_MS,
     ingestQueueLimit: e.INGEST_QUEUE_LIMIT,
     ingestGapWaitMs: e.INGEST_GAP_WAIT_MS,
+    ingestSetCache: { max: e.INGEST_SET_CACHE, idleMs: e.INGEST_SET_IDLE_MS },
     demoFleet: e.DEMO_FLEET ?? e.DEMO,
     demoBackfillDays: e.DEMO_BACKFILL_DAYS,
     demoStationBackfillDays: e.DEMO_STATION_BACKFILL_DAYS,

@@ -3,8 +3,6 @@
 import { loadConfig } from './config.ts';
 import { startServer } from './server.ts';
 import { DEMO_ACCOUNTS, DEMO_ADMIN, DEMO_PASSWORD } from './seed/demo.ts';
-import { DEMO_STATIONS } from './modules/devices/demo-stations.ts';
-import { DEMO_SETS } from './modules/devices/demo-fleet.ts';
 
 const GRACE_MS = 10_000;
 
@@ -23,6 +21,9 @@ async function main() {
   const brokerPort = server.app.devices.transport.port;
   if (brokerPort !== undefined) log.info(`cloud modules connect to mqtt://<this host>:${brokerPort}`);
   if (config.demo) {
+    // the demo's code (simulators, module code) is loaded only when the demo runs
+    const { DEMO_SETS } = await import('./modules/devices/demo-fleet.ts');
+    const { DEMO_STATIONS } = await import('./modules/devices/demo-stations.ts');
     const lines = [
       `Demo sign-in at http://localhost:${port}/login`,
       `  Platform administrator  ${DEMO_ADMIN.account} / ${DEMO_ADMIN.password}`,

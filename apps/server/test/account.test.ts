@@ -1,6 +1,7 @@
 // The signed-in user's own account: info, menu, password, registration, reset, deletion, and what the
 // database keeps of secrets.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { layoutS } from '@genset/protocol';
 import { call, createCompany, createTestApp, freshUser, lastCode, login, outbox, type TestApp } from './helpers.ts';
 import { createUser, ensureCompanyRoles } from '../src/seed/base.ts';
 
@@ -226,7 +227,7 @@ describe('registration and reset', () => {
     expect(res.data.fields.type).toBe('账号类型：无效');
   });
 
-  it('joins the inviter’s company with an invitation code, refuses an unknown one', async () => {
+  it('applies to the inviter’s company with an invitation code (pending, nothing of it given), refuses an unknown one', async () => {
     const inviter = (
       await call(t.app, 'GET', '/user/info', { token: await login(t.app, 'manager@example.com', 'Demo#2026') })
     ).data.info;
@@ -248,7 +249,19 @@ describe('registration and reset', () => {
       },
     });
     expect(ok.code).toBe(200);
-    expect(ok.data.companyid).toBe(inviter.companyId);
+    // the account starts on its own; the inviter's company has an application waiting for review
+    expect(ok.data.companyid).toBe(1);
+    expect(ok.msg).toMatch(
+      /^Registration complete\. Your application to join .+ is waiting for an administrator’s review\.$/,
+    );
+    const me = await call(t.app, 'GET', '/user/info', { token: ok.data.utoken });
+    expect(me.data.info).toMatchObject({ account, companyId: 1 });
+    const pending = await t.app.database.db
+      .selectFrom('member_application')
+      .select(['company_id', 'status', 'invite_code'])
+      .where('user_id', '=', me.data.info.id)
+      .execute();
+    expect(pending).toEqual([{ company_id: inviter.companyId, status: 'pending', invite_code: inviter.inviteCode }]);
   });
 
   it('resets a forgotten password with a code and signs out every session', async () => {
@@ -319,6 +332,46 @@ describe('/user/delUser', () => {
     const logs = await db.selectFrom('operation_log').selectAll().where('user_id', '=', u.id).execute();
     expect(logs.map((l) => l.matter)).toEqual(expect.arrayContaining(['log.passwordChanged', 'log.accountDeleted']));
     for (const l of logs) expect([l.account, l.nickname, l.ip]).toEqual([null, null, null]);
+  });
+});
+
+describe("/user/delUser with sets of one's own", () => {
+  it('refuses while the person owns a set, in their language, and changes nothing; goes once it is handed over', async () => {
+    const u = await freshUser(t);
+    const token = await login(t.app, u.account, u.password);
+    const fleet = t.app.devices.fleet;
+    const modem = await fleet.createModem({ companyId: 2, modemKey: `OWN${Date.now()}` });
+    const set = await fleet.createGenset({
+      companyId: 2,
+      ownerUserId: u.id,
+      name: 'Farm standby',
+      modemId: modem.id,
+      protocolKey: layoutS.key,
+    });
+
+    expect(await call(t.app, 'POST', '/user/delUser', { token, body: { password: u.password } })).toMatchObject({
+      code: 400,
+      msg: 'You still own 1 sets or stations: hand them over before deleting your account.',
+    });
+    expect(
+      (await call(t.app, 'POST', '/user/delUser', { token, lang: 'ru-RU', body: { password: u.password } })).msg,
+    ).toBe('У вас ещё есть установки или станции (1): передайте их, прежде чем удалять учётную запись.');
+    const db = t.app.database.db;
+    expect(
+      await db.selectFrom('users').select(['account', 'status']).where('id', '=', u.id).executeTakeFirst(),
+    ).toEqual({
+      account: u.account,
+      status: 'active',
+    });
+    expect((await call(t.app, 'GET', '/user/info', { token })).code).toBe(200);
+
+    // handed over to someone else: the account may go
+    const other = await freshUser(t);
+    await db.updateTable('genset').set({ owner_user_id: other.id }).where('id', '=', set.id).execute();
+    expect((await call(t.app, 'POST', '/user/delUser', { token, body: { password: u.password } })).code).toBe(200);
+    expect(
+      await db.selectFrom('genset').select('owner_user_id').where('id', '=', set.id).executeTakeFirstOrThrow(),
+    ).toEqual({ owner_user_id: other.id });
   });
 });
 
@@ -411,14 +464,36 @@ describe('company branding by host name', () => {
 
   it('admits only the bound company’s users on a bound host', async () => {
     const u = await freshUser(t, { companyId: await createCompany(t, 'Elsewhere Ltd') });
+    // the host is the request's own: what the body says of it is not believed
+    const onDemo = { host: 'demo.localhost' };
     const res = await call(t.app, 'POST', '/user/login', {
-      body: { username: u.account, password: u.password, hostname: 'demo.localhost' },
+      headers: onDemo,
+      body: { username: u.account, password: u.password, hostname: 'elsewhere.example.org' },
     });
-    expect(res).toMatchObject({ code: 400, msg: 'Wrong account or password.' });
+    expect(res).toEqual({
+      code: 403,
+      msg: 'This account cannot sign in at this address. Use your company’s console address.',
+      data: null,
+    });
+    // a refused host is no failed password: no failure is counted
+    const throttles = await t.app.database.db
+      .selectFrom('auth_throttle')
+      .select('throttle_key')
+      .where('throttle_key', 'like', `%${u.account}%`)
+      .execute();
+    expect(throttles).toEqual([]);
+    // a wrong password there is still the usual answer
+    expect(
+      await call(t.app, 'POST', '/user/login', {
+        headers: onDemo,
+        body: { username: u.account, password: 'Wrong#2026' },
+      }),
+    ).toMatchObject({ code: 400, msg: 'Wrong account or password.' });
     expect(
       (
         await call(t.app, 'POST', '/user/login', {
-          body: { username: 'viewer@example.com', password: 'Demo#2026', hostname: 'demo.localhost' },
+          headers: onDemo,
+          body: { username: 'viewer@example.com', password: 'Demo#2026' },
         })
       ).code,
     ).toBe(200);

@@ -188,6 +188,28 @@ describe('alarm history and chart', () => {
     expect(mine.data.totals.trip).toBeGreaterThanOrEqual(13);
   });
 
+  it('without a token, lists the alarms of every set the user sees, newest first, each with its set', async () => {
+    const other = await newSet(t, { companyId: strangerCompany, name: 'Stranger set' });
+    await insertAlarm(t, other.id, { code: 'overload', level: 'trip', start: now - 30 * 60_000, end: null });
+    const fleet = await call(t.app, 'POST', '/devicedata/getalarmhistory', {
+      token: manager,
+      body: { range: 'week', size: 50 },
+    });
+    expect(fleet.code).toBe(200);
+    const names = new Set(fleet.data.list.map((a: { setName: string }) => a.setName));
+    expect(names.has('Busy set')).toBe(true);
+    expect(names.has('Stranger set')).toBe(false);
+    expect(fleet.data.list[0]).toMatchObject({ setToken: expect.any(String), setName: expect.any(String) });
+    const starts = fleet.data.list.map((a: { start: number }) => a.start);
+    expect(starts).toEqual([...starts].sort((a, b) => b - a));
+    const theirs = await call(t.app, 'POST', '/devicedata/getalarmhistory', {
+      token: stranger,
+      body: { range: 'week', state: 'active' },
+    });
+    expect(theirs.data.list.map((a: { setName: string }) => a.setName)).toContain('Stranger set');
+    expect(theirs.data.list.every((a: { setName: string }) => a.setName !== 'Busy set')).toBe(true);
+  });
+
   it('gives 404 for a set of another company, and for an unknown set', async () => {
     expect((await history({ range: 'week' }, stranger)).code).toBe(404);
     for (const path of ['/alarm/current', '/alarm/chart', '/maintain/countdown']) {

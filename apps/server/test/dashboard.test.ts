@@ -1,7 +1,7 @@
 // The home summary and the multi-set grid over the sets a user sees: counts by status, active alarms by
 // level, output now, positions from GPS or the set's details, the 30-day energy ranking and the latest
 // alarms; status and key values of listed or paged sets; nothing of other companies' sets (404 when named).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { call, createCompany, createTestApp, freshUser, login, type TestApp } from './helpers.ts';
 import { DAY, HOUR, insertAlarm, insertRollups, moduleFor, newSet, RUNNING, stats } from './support/history-data.ts';
 import { startOfDay } from '../src/modules/devices/time.ts';
@@ -123,6 +123,39 @@ describe('home summary', () => {
     expect(res.data.totalKw).toBe(50.5);
     expect(res.data.ranking.map((r: { token: string }) => r.token)).toEqual([sets.e!.token]);
     expect(res.data.latestAlarms).toHaveLength(1);
+  });
+
+  it('ranks a set whose past is being written within seconds, not after the ranking is kept for minutes', async () => {
+    const company = await createCompany(t, 'Fresh Power');
+    const a = await freshUser(t, { companyId: company, role: 'companyAdmin' });
+    const token = await login(t.app, a.account, a.password);
+    const fresh = await newSet(t, { companyId: company, name: 'F backfilling' });
+    await latest(fresh.id, 3, 0, { gen_kw: 80, kwh_total: 4000 });
+    const summary = async () => (await call(t.app, 'POST', '/home/summary', { token, body: {} })).data;
+    expect((await summary()).ranking).toEqual([]);
+    // its past arrives (the demo's, a module's outbox)
+    await insertRollups(t, 'rollup_day', fresh.id, [
+      { bucket: startOfDay(now, 'UTC') - 4 * DAY, stats: { kwh_total: stats(3500, { first: 3000, last: 3600 }) } },
+    ]);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 11_000);
+      const s = await summary();
+      expect(s.ranking).toEqual([{ token: fresh.token, name: 'F backfilling', kwh: 1000 }]);
+      // a second set begins reporting after the first readings were kept as complete: it is ranked within
+      // seconds too (the demo fleet writes its sets' pasts one after the other)
+      const second = await newSet(t, { companyId: company, name: 'G backfilling next' });
+      await insertRollups(t, 'rollup_day', second.id, [
+        { bucket: startOfDay(now, 'UTC') - 5 * DAY, stats: { kwh_total: stats(100, { first: 100, last: 300 }) } },
+      ]);
+      await latest(second.id, 3, 0, { gen_kw: 20, kwh_total: 400 });
+      vi.setSystemTime(Date.now() + 11_000);
+      await expect
+        .poll(async () => (await summary()).ranking.map((r: { name: string }) => r.name))
+        .toEqual(['F backfilling', 'G backfilling next']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('refuses unknown fields', async () => {

@@ -155,7 +155,7 @@ describe('genset list export', () => {
     expect(lines[0]!.split(',').slice(0, 5)).toEqual(['Nombre', 'Número', 'Estado', 'Alarmas', 'Potencia activa (kW)']);
     expect(lines).toHaveLength(5);
     expect(lines.some((l) => l.startsWith('"Comma, ""quoted"" name",C-3,Parado,0,123.4'))).toBe(true);
-    expect(lines.some((l) => l.startsWith(`"'=HYPERLINK(""x"")",,Desconectado,0,`))).toBe(true);
+    expect(lines.some((l) => l.startsWith(`"'=HYPERLINK(""x"")",,Sin conexión,0,`))).toBe(true);
     expect(lines.find((l) => l.startsWith('Alpha running'))).toContain('2026-01-15 10:30:00');
   });
 

@@ -1,6 +1,7 @@
 // A parallel group through the real device path: two simulated controllers on one bus (Modbus TCP servers),
 // their cloud modules (the gateway), the embedded broker, the server and a WebSocket client watching the
-// group. Starting the group as the console does (a start to each member) brings both sets onto the bus.
+// group. Starting the group as the console does (one group command, which the server sends to both sets at once)
+// brings both sets onto the bus.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,16 +106,27 @@ describe('a parallel group through the pipeline', () => {
     const dead = await call(t.app, 'POST', '/genset/getZuItem', { token: manager, body: { token: group } });
     expect(dead.data.bus).toMatchObject({ live: false, kw: 0, onLoad: 0, members: 2 });
 
-    // What the console's group start does: the set's own command, to every member, with the password.
-    const results = await Promise.all(
-      [a, b].map((member) =>
-        call(t.app, 'POST', '/devicedata/sendaction', {
-          token: manager,
-          body: { token: member.token, action: 'start', password: 'Demo#2026' },
-        }),
-      ),
-    );
-    for (const result of results) expect(result).toMatchObject({ code: 200, data: { state: 'ok' } });
+    // What the console's group start does: one call; the server sends both sets of the parallel group the start
+    // at once and records each outcome.
+    const started = await call(t.app, 'POST', '/genset/groupCommand', {
+      token: manager,
+      body: { token: group, action: 'start', password: 'Demo#2026' },
+    });
+    expect(started.code, started.msg).toBe(200);
+    expect(started.data.kind).toBe('parallel');
+    await expect
+      .poll(
+        async () =>
+          (await call(t.app, 'POST', '/genset/groupCommandJob', { token: manager, body: { token: group } })).data,
+        { timeout: 30_000, interval: 250 },
+      )
+      .toMatchObject({
+        state: 'done',
+        sets: [
+          { token: a.token, state: 'ok' },
+          { token: b.token, state: 'ok' },
+        ],
+      });
 
     // One set closes onto the dead bus, the other synchronises and follows; the browser sees both on it.
     for (const member of [a, b]) {

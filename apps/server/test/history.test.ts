@@ -172,7 +172,12 @@ describe('long ranges from rollups', () => {
     });
     expect(res.data).toMatchObject({ resolution: 'hour', total: 30 * 24, page: 3, size: 50 });
     expect(res.data.list).toHaveLength(50);
-    expect(res.data.list[0]).toEqual({ ts: h0 + 100 * HOUR, status: null, values: { gen_kw: kw(100) } });
+    expect(res.data.list[0]).toEqual({
+      ts: h0 + 100 * HOUR,
+      status: null,
+      values: { gen_kw: kw(100) },
+      partial: false,
+    });
   });
 
   it('a year reads daily rollups, one point per day of the set’s time zone', async () => {

@@ -30,6 +30,7 @@ function testEnv(dataDir: string, databaseUrl: string): Record<string, string> {
     AUTH_IP_MAX_FAILURES: '1000',
     MQTT_PORT: '0',
     MQTT_HOST: '127.0.0.1',
+    CAMERA_ALLOW_PRIVATE: '1',
     COMMAND_TIMEOUT_MS: '3000',
     WEB_DIST: join(dataDir, 'no-web'),
   };
@@ -129,6 +130,21 @@ describe.skipIf(!PG_URL)('migrating the embedded SQLite database to PostgreSQL',
         body: { name: 'Copied bus', kind: 'parallel', members: [set.token, partner.token] },
       });
       expect(group.code).toBe(200);
+      // a command to the whole group: its job and each set's part in it
+      const groupCommand = await call(app, 'POST', '/genset/groupCommand', {
+        token: manager,
+        body: { token: group.data.token, action: 'stop', password: 'Demo#2026' },
+      });
+      expect(groupCommand.code, groupCommand.msg).toBe(200);
+      // (the module answers both sets before it goes)
+      for (let tries = 0; tries < 200; tries++) {
+        const job = await call(app, 'POST', '/genset/groupCommandJob', {
+          token: manager,
+          body: { token: group.data.token },
+        });
+        if (job.data?.state === 'done') break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       await m.close();
 
       const viewer = await db

@@ -376,6 +376,7 @@ describe('delivery with a clock of its own', () => {
             createOutboxSender(t.config.outboxDir, t.app.log).send({ channel: 'email', purpose: 'notice', ...msg }),
         },
         bus: t.app.devices.bus,
+        postWebhook: t.app.notifications.postWebhook,
         holder,
         now: () => clock,
       });
@@ -493,6 +494,7 @@ describe('delivery with a clock of its own', () => {
           createOutboxSender(t.config.outboxDir, t.app.log).send({ channel: 'email', purpose: 'notice', ...msg }),
       },
       bus: t.app.devices.bus,
+      postWebhook: t.app.notifications.postWebhook,
       holder: 'instance-c',
       now: () => clock,
     });

@@ -247,6 +247,9 @@ describe('saving and versions', () => {
     const one = await call(t.app, 'POST', '/genset/reportone', { token: manager, body: { token: set.token } });
     expect(one.data).toMatchObject({ name: 'Report set', timeZone: TZ, weatherConfigured: false });
     expect(one.data.latest).toEqual([expect.objectContaining({ type: 1, version: 2 })]);
+    // a generator is offered the generator's report only; the first day of its data opens the right month
+    expect(one.data.types).toEqual([1]);
+    expect(one.data.dataFrom).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 
   it('a missing or out-of-range field is refused with a localised message naming it, and nothing is saved', async () => {

@@ -133,8 +133,9 @@ describe('runtime-data export', () => {
     });
     const sheet = await sheetOf(res.rawPayload);
     expect(sheet.rowCount).toBe(1 + 30 * 24);
-    expect(sheet.getRow(1).values).toEqual([undefined, 'Time (UTC)', `${name('gen_kw', 'en-US')} (kW)`]);
-    expect(sheet.getRow(12).getCell(2).value).toBe(10);
+    // the hourly rows have a status column like the samples' (empty where no status change is known)
+    expect(sheet.getRow(1).values).toEqual([undefined, 'Time (UTC)', 'Status', `${name('gen_kw', 'en-US')} (kW)`]);
+    expect(sheet.getRow(12).getCell(3).value).toBe(10);
   });
 
   it('answers errors as envelopes: bad input, someone else’s set', async () => {

@@ -10,6 +10,7 @@ import { call, createTestApp, freshUser, login, type TestApp } from './helpers.t
 import { moduleFor, newSet, RUNNING } from './support/history-data.ts';
 import { DEMO_SETS, demoDetails, TRAILER_KMH, TRAILER_PATH } from '../src/modules/devices/demo-fleet.ts';
 import { metresBetween } from '../src/modules/tracks/geo.ts';
+import { TRAILER_HOLD_MIN, TrailerDuty } from '../src/modules/devices/demo-trailer.ts';
 
 let t: TestApp;
 let manager: string;
@@ -203,10 +204,10 @@ describe('the fence', () => {
 });
 
 describe('the demo trailer', () => {
-  it('leaves its fence once a lap of its road and comes back: one alarm and one notice each time', async () => {
+  it('works parked, drives only with its engine stopped at road speed, and leaves its fence once a trip', async () => {
     const index = DEMO_SETS.findIndex((d) => d.scenario === 'trailer');
     const demo = DEMO_SETS[index]!;
-    // the demo's set: its site and its 3 km fence around it
+    // the demo's set: its yard and its 3 km fence around it
     const set = await newSet(t, {
       companyId,
       ownerUserId: managerId,
@@ -214,18 +215,56 @@ describe('the demo trailer', () => {
       details: demoDetails(demo, index),
     });
     const m = await moduleFor(t, set);
-    // the demo's simulated trailer on its road, its module reading the GPS every 5 s (simulated time)
-    const model = new GensetModel();
-    model.followPath(TRAILER_PATH, TRAILER_KMH, true);
-    const lapM = TRAILER_PATH.slice(1).reduce((sum, p, i) => sum + metresBetween(TRAILER_PATH[i]!, p), 0);
-    const lapMs = (lapM / (TRAILER_KMH / 3.6)) * 1000;
-    expect(lapMs / 60_000, 'minutes a lap').toBeLessThan(10);
-    const start = Math.round(Date.now() - 2 * lapMs - 120_000);
+    // the demo's simulated trailer at its yard, off the mains, on its duty
+    const model = new GensetModel({
+      position: TRAILER_PATH[0],
+      mode: 'auto',
+      settings: { rated_kw: demo.ratedKw },
+      loadKw: demo.ratedKw * 0.6,
+    });
+    model.cutMains();
+    const duty = new TrailerDuty(model);
+    const STEP = 5000;
+    // two round trips (yard → far site → yard, twice), stepped first so the fixes can be dated in the past
+    const steps: { lat: number; lon: number; kw: number; rpm: number; moving: boolean }[] = [];
+    let trips = 0;
+    let wasAtYard = true;
+    while (trips < 4 && steps.length < 20_000) {
+      const before = { ...model.position };
+      model.advance(STEP);
+      duty.step(STEP);
+      const v = model.values();
+      const moving = metresBetween(before, model.position) > 0.01;
+      steps.push({ ...model.position, kw: v.gen_kw ?? 0, rpm: v.engine_rpm ?? 0, moving });
+      if (duty.state.atYard !== wasAtYard) trips++;
+      wasAtYard = duty.state.atYard;
+    }
+    expect(trips).toBe(4);
+    let generatedAtYard = false;
+    let generatedAway = false;
+    for (const [i, s] of steps.entries()) {
+      if (s.moving) {
+        // on the road: engine off, nothing generated, at most road speed
+        expect(s.kw, `kW while moving at step ${i}`).toBe(0);
+        expect(s.rpm, `rpm while moving at step ${i}`).toBeLessThan(1);
+        const km = metresBetween(steps[i - 1]!, s) / 1000;
+        expect(km / (STEP / 3_600_000)).toBeLessThanOrEqual(TRAILER_KMH * 1.01);
+      }
+      if (s.kw > 0) {
+        if (metresBetween(s, TRAILER_PATH[0]!) < 1) generatedAtYard = true;
+        else if (metresBetween(s, TRAILER_PATH.at(-1)!) < 1) generatedAway = true;
+        else throw new Error(`generating away from both ends at step ${i}`);
+      }
+    }
+    expect(generatedAtYard && generatedAway).toBe(true);
+
+    const start = Math.round(Date.now() - steps.length * STEP - 120_000);
     await m.send(RUNNING, start - 1000);
-    // two laps, and a minute into the third (back inside)
-    for (let ts = start; ts <= start + 2 * lapMs + 60_000; ts += 5000) {
-      model.advance(5000);
-      await m.module.publish('event', { ts, gps: { ...model.position, speed: TRAILER_KMH } });
+    // the module reports a fix every 10 s while it moves (and once a minute while parked)
+    for (const [i, s] of steps.entries()) {
+      if (i % (s.moving ? 2 : 12) !== 0) continue;
+      const ts = start + i * STEP;
+      await m.module.publish('event', { ts, gps: { lat: s.lat, lon: s.lon, speed: s.moving ? TRAILER_KMH : 0 } });
       const held = await until(
         () =>
           t.app.database.db.selectFrom('set_position').select('ts').where('genset_id', '=', set.id).executeTakeFirst(),
@@ -244,6 +283,47 @@ describe('the demo trailer', () => {
     );
     expect(raised).toHaveLength(2);
     await m.close();
+  });
+});
+
+describe('the demo trailer taken over on site', () => {
+  it('parks where it is when its mode is switched, runs only parked, and goes on after the hold', () => {
+    const model = new GensetModel({ position: TRAILER_PATH[0], mode: 'auto', settings: { rated_kw: 150 }, loadKw: 90 });
+    model.cutMains();
+    const duty = new TrailerDuty(model);
+    const STEP = 5000;
+    const step = () => {
+      const before = { ...model.position };
+      model.advance(STEP);
+      duty.step(STEP);
+      const v = model.values();
+      return { moved: metresBetween(before, model.position) > 0.01, kw: v.gen_kw ?? 0 };
+    };
+    // it begins on the road; a minute out, a technician switches it to TEST
+    for (let i = 0; i < 12; i++) expect(step().kw).toBe(0);
+    expect(duty.state.phase).toBe('driving');
+    model.setMode('test');
+    // the duty sees the switch at its next step, and parks there
+    step();
+    expect(duty.state.phase).toBe('held');
+    const parkedAt = { ...model.position };
+    let ranParked = false;
+    for (let i = 0; i < (TRAILER_HOLD_MIN * 60_000) / STEP; i++) {
+      const s = step();
+      expect(s.moved, `moved while held at step ${i}`).toBe(false);
+      if (s.kw > 0) ranParked = true;
+    }
+    expect(ranParked).toBe(true);
+    expect(metresBetween(parkedAt, model.position)).toBeLessThan(0.01);
+    // then it stops, and drives on to the far site, never generating on the road
+    let arrived = false;
+    for (let i = 0; i < 2000 && !arrived; i++) {
+      const s = step();
+      if (s.moved) expect(s.kw).toBe(0);
+      arrived = !duty.state.atYard;
+    }
+    expect(arrived).toBe(true);
+    expect(metresBetween(model.position, TRAILER_PATH.at(-1)!)).toBeLessThan(1);
   });
 });
 

@@ -2,10 +2,10 @@
 // history to the receiver's "My gensets" at once and out of the sender's (unless a subscription was kept), with
 // the past still readable; reject and revoke leave everything as it was; a record is settled once (a second
 // accept, or an accept racing a revoke, is refused); bad input is refused in the caller's language and stores
-// nothing; every step is in the operation log and heard by the service's listeners.
+// nothing; a handover to an account that does not exist answers as one to an account that does; every step is in the operation log and heard by the service's listeners.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { layoutS } from '@genset/protocol';
-import { call, createCompany, createTestApp, freshUser, login, type TestApp } from './helpers.ts';
+import { call, createCompany, createTestApp, freshUser, login, type Envelope, type TestApp } from './helpers.ts';
 import type { TransferEvent } from '../src/modules/transfers/service.ts';
 import { insertAlarm, moduleFor, newSet, RUNNING } from './support/history-data.ts';
 import { connectWs } from './support/ws-client.ts';
@@ -266,10 +266,10 @@ describe('reject and revoke', () => {
     const id = sent.data.id as number;
     // only the receiver answers; strangers do not learn the record exists
     expect(await act(manager, 'reject', id)).toMatchObject({
-      code: 403,
+      code: 409,
       msg: 'Only the receiver can accept or reject this handover.',
     });
-    expect(await act(manager, 'accept', id)).toMatchObject({ code: 403 });
+    expect(await act(manager, 'accept', id)).toMatchObject({ code: 409 });
     const stranger = await newUser('personal');
     expect((await act(stranger.token, 'accept', id)).code).toBe(404);
     expect((await act(stranger.token, 'revoke', id)).code).toBe(404);
@@ -299,7 +299,7 @@ describe('reject and revoke', () => {
     const sent = await handOver(manager, { token: set.token, account: buyer.account });
     const id = sent.data.id as number;
     expect(await act(buyer.token, 'revoke', id)).toMatchObject({
-      code: 403,
+      code: 409,
       msg: 'Only the sender can revoke this handover.',
     });
     expect(await act(manager, 'revoke', id)).toMatchObject({ code: 200, msg: 'Handover revoked.' });
@@ -339,17 +339,11 @@ describe('reject and revoke', () => {
 });
 
 describe('bad input', () => {
-  it('an unknown recipient, oneself, a set one only views: refused in the caller’s language, nothing stored', async () => {
+  it('oneself, a set one only views: refused in the caller’s language, nothing stored', async () => {
     const set = await addSet(manager);
     const stored = await transferCount();
-    const unknown = await handOver(manager, { token: set.token, account: 'nobody-here@example.com' });
-    expect(unknown).toMatchObject({
-      code: 400,
-      msg: 'Receiving account: no account with this name exists',
-      data: { fields: { account: 'Receiving account: no account with this name exists' } },
-    });
-    const zh = await handOver(manager, { token: set.token, account: 'nobody-here@example.com' }, 'zh-CN');
-    expect(zh.msg).toBe('接收账号：该账号不存在');
+    const self = await handOver(manager, { token: set.token, account: ' Manager@Example.com ' });
+    expect(self.code).toBe(400);
     const ru = await handOver(manager, { token: set.token, account: 'manager@example.com' }, 'ru-RU');
     expect(ru.code).toBe(400);
     expect(ru.msg).toContain('нельзя передать агрегат самому себе');
@@ -371,6 +365,77 @@ describe('bad input', () => {
     expect((await handOver(outsider.token, { token: set.token, account: 'operator@example.com' })).code).toBe(404);
     expect(await transferCount()).toBe(stored);
     expect((await logOf(set.token)).map((l) => l.matter)).not.toContain('log.transferRequested');
+  });
+
+  it('answers a handover to an account that does not exist exactly as to one that does', async () => {
+    const known = await newUser('personal', elsewhere);
+    const ghost = `ghost-${uid()}@example.com`;
+    const [toKnown, toGhost] = [await addSet(manager), await addSet(manager)];
+    const before = events.length;
+    const answers: [Envelope<{ id: number }>, Envelope<{ id: number }>][] = [];
+    for (const lang of ['en-US', 'zh-CN', 'tr-TR']) {
+      const a = await handOver(manager, { token: toKnown.token, account: known.account }, lang);
+      const b = await handOver(manager, { token: toGhost.token, account: ghost }, lang);
+      answers.push([a, b]);
+      if (lang !== 'tr-TR') {
+        expect((await act(manager, 'revoke', a.data.id, lang)).code).toBe(200);
+        expect((await act(manager, 'revoke', b.data.id, lang)).code).toBe(200);
+      }
+    }
+    for (const [a, b] of answers) {
+      expect(a.data.id).not.toBe(b.data.id);
+      expect({ ...b, data: { ...b.data, id: a.data.id } }).toEqual(a);
+      expect(Object.keys(b.data)).toEqual(['id']);
+    }
+    expect(answers[0]![0]).toEqual({
+      code: 200,
+      msg: 'Handover sent. The set moves once the receiver accepts it.',
+      data: { id: expect.any(Number) },
+    });
+    const [a, b] = answers[2]!;
+
+    // the sender's pending list shows both alike: the name as given, no receiver's nickname
+    const pending = (await box(manager, 'pending')).list;
+    const mine = (id: number) => pending.find((r: { id: number }) => r.id === id);
+    const alike = (r: Record<string, unknown>) => ({
+      ...r,
+      id: 0,
+      token: '',
+      gensetName: '',
+      createdAt: 0,
+      receiver: 0,
+    });
+    expect(alike(mine(b.data.id))).toEqual(alike(mine(a.data.id)));
+    expect(mine(a.data.id).receiver).toEqual({ account: known.account, nickname: '' });
+    expect(mine(b.data.id).receiver).toEqual({ account: ghost, nickname: '' });
+    // so does a second handover of either set, the operation log, and the revoke
+    const again = [
+      await handOver(manager, { token: toKnown.token, account: 'viewer@example.com' }),
+      await handOver(manager, { token: toGhost.token, account: 'viewer@example.com' }),
+    ];
+    expect(again[1]).toEqual(again[0]);
+    expect(again[0]).toMatchObject({ code: 409 });
+    const requested = (setToken: string) =>
+      t.app.database.db
+        .selectFrom('operation_log')
+        .select('feedback')
+        .where('target', '=', setToken)
+        .where('matter', '=', 'log.transferRequested')
+        .execute();
+    expect((await requested(toGhost.token)).map((r) => JSON.parse(r.feedback).to)).toEqual([ghost, ghost, ghost]);
+    expect((await requested(toKnown.token)).map((r) => JSON.parse(r.feedback).to)).toEqual([
+      known.account,
+      known.account,
+      known.account,
+    ]);
+    const revoked = [await act(manager, 'revoke', a.data.id), await act(manager, 'revoke', b.data.id)];
+    expect(revoked[1]).toEqual({ ...revoked[0], data: { ...revoked[0]!.data, id: b.data.id } });
+    expect(revoked[0]).toMatchObject({ code: 200, msg: 'Handover revoked.' });
+
+    // the known receiver was told; about the name nobody holds, nobody is
+    const ghostIds = answers.map(([, g]) => g.data.id as number);
+    expect(events.slice(before).filter((e) => ghostIds.includes(e.transferId))).toEqual([]);
+    expect(events.slice(before).filter((e) => e.kind === 'transfer.requested')).toHaveLength(3);
   });
 
   it('a set has one untreated handover at a time', async () => {

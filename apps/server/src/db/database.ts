@@ -2,7 +2,18 @@
 // and brings its schema up to date.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Kysely, Migrator, PostgresDialect, type Dialect, type Driver, type MigrationProvider } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  sql,
+  type DatabaseIntrospector,
+  type Dialect,
+  type Driver,
+  type MigrationProvider,
+  type SchemaMetadata,
+  type TableMetadata,
+} from 'kysely';
 import pg from 'pg';
 import { nodeSqliteDialect } from './node-sqlite-dialect.ts';
 import { migrations } from './migrations/index.ts';
@@ -70,7 +81,7 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
       if (options.log) options.log.warn(message, 'idle database connection lost');
       else console.warn(`idle database connection lost: ${err.message}`);
     });
-    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    db = new Kysely<Database>({ dialect: ownSchemaIntrospection(new PostgresDialect({ pool }), options.schema) });
     connections = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
   } else {
     kind = 'sqlite';
@@ -82,6 +93,39 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   }
   await migrate(db, kind, options.schema);
   return { db, kind, close: () => db.destroy(), connections };
+}
+
+/**
+ * Kysely's PostgreSQL introspector reads the columns of every table in every schema and names each table to
+ * pg_get_serial_sequence: a schema another connection drops meanwhile (another instance's, a test's) fails that
+ * call with "schema … does not exist", and with it the migration at start. The migrator only asks which tables
+ * exist, so this one lists the tables of the server's own schema (the connection's current one when none is
+ * named) by their names, from the catalogue alone.
+ */
+function ownSchemaIntrospection(dialect: Dialect, schema: string | undefined): Dialect {
+  return {
+    createAdapter: () => dialect.createAdapter(),
+    createDriver: () => dialect.createDriver(),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+    createIntrospector(db): DatabaseIntrospector {
+      const getTables = async (): Promise<TableMetadata[]> => {
+        const { rows } = await sql<{ schema: string; name: string; kind: string }>`
+          select n.nspname as schema, c.relname as name, c.relkind as kind
+          from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+          where n.nspname = coalesce(${schema ?? null}::text, current_schema()) and c.relkind in ('r', 'v', 'p')
+          order by c.relname`.execute(db);
+        return rows.map((r) => ({ name: r.name, schema: r.schema, isView: r.kind === 'v', columns: [] }));
+      };
+      return {
+        async getSchemas(): Promise<SchemaMetadata[]> {
+          const { rows } = await sql<{ name: string }>`select nspname as name from pg_catalog.pg_namespace`.execute(db);
+          return rows.map((r) => ({ name: r.name }));
+        },
+        getTables,
+        getMetadata: async () => ({ tables: await getTables() }),
+      };
+    },
+  };
 }
 
 /**

@@ -24,6 +24,7 @@ const en: Catalog = {
   'errors.accountTaken':
     'An account with this e-mail address or mobile number already exists. Sign in or reset the password.',
   'errors.wrongPassword': 'The password is wrong.',
+  'errors.ownedSetsFirst': 'You still own {count} sets or stations: hand them over before deleting your account.',
   'errors.samePassword': 'The new password must be different from the old one.',
   'errors.invalidBody': 'The request could not be read.',
   'errors.inviteInvalid': 'The invitation code is not valid.',
@@ -68,7 +69,7 @@ const en: Catalog = {
   'sms.code': 'Your verification code is {code}. It is valid for {minutes} minutes. Never share it with anyone.',
   'sms.accountExists':
     'Someone tried to register with your e-mail address or mobile number, which already has an account. If it was you, sign in or reset your password.',
-  'log.locked': 'Account locked after repeated failed sign-ins, until {until}',
+  'log.locked': 'Account locked after failed sign-ins from many addresses, until {until}',
   'log.lockEnded': 'Sign-in lock ended',
   'log.passwordChanged': 'Password changed',
   'log.passwordReset': 'Password reset with a verification code',
@@ -143,6 +144,7 @@ const zhCN: Catalog = {
   'errors.codeTooSoon': '验证码刚刚发送过，请 {seconds} 秒后再获取。',
   'errors.accountTaken': '该邮箱或手机号已注册，请直接登录或重置密码。',
   'errors.wrongPassword': '密码错误。',
+  'errors.ownedSetsFirst': '您仍拥有 {count} 台机组或电站：请先移交，再注销账号。',
   'errors.samePassword': '新密码不能与旧密码相同。',
   'errors.invalidBody': '无法读取请求内容。',
   'errors.inviteInvalid': '邀请码无效。',
@@ -186,7 +188,7 @@ const zhCN: Catalog = {
   'menu.personal': '个人中心',
   'sms.code': '您的验证码是 {code}，{minutes} 分钟内有效。请勿将验证码告诉任何人。',
   'sms.accountExists': '有人尝试使用您的邮箱或手机号注册，但该号码已有账号。如果是您本人，请直接登录或重置密码。',
-  'log.locked': '多次登录失败，账号锁定至 {until}',
+  'log.locked': '多个地址多次登录失败，账号锁定至 {until}',
   'log.lockEnded': '登录锁定已解除',
   'log.passwordChanged': '修改密码',
   'log.passwordReset': '通过验证码重置密码',
@@ -260,6 +262,7 @@ const zhTW: Catalog = {
   'errors.codeTooSoon': '驗證碼剛剛寄出，請於 {seconds} 秒後再索取。',
   'errors.accountTaken': '此電子郵件或手機號碼已註冊，請直接登入或重設密碼。',
   'errors.wrongPassword': '密碼錯誤。',
+  'errors.ownedSetsFirst': '您仍擁有 {count} 台機組或電站：請先移交，再刪除帳號。',
   'errors.samePassword': '新密碼不得與舊密碼相同。',
   'errors.invalidBody': '無法讀取請求內容。',
   'errors.inviteInvalid': '邀請碼無效。',
@@ -303,7 +306,7 @@ const zhTW: Catalog = {
   'menu.personal': '個人中心',
   'sms.code': '您的驗證碼為 {code}，{minutes} 分鐘內有效。請勿將驗證碼告訴任何人。',
   'sms.accountExists': '有人嘗試以您的電子郵件或手機號碼註冊，但此號碼已有帳號。若是您本人，請直接登入或重設密碼。',
-  'log.locked': '多次登入失敗，帳號鎖定至 {until}',
+  'log.locked': '多個位址多次登入失敗，帳號鎖定至 {until}',
   'log.lockEnded': '登入鎖定已解除',
   'log.passwordChanged': '變更密碼',
   'log.passwordReset': '以驗證碼重設密碼',
@@ -379,6 +382,8 @@ const ru: Catalog = {
   'errors.accountTaken':
     'Учётная запись с этим адресом электронной почты или номером телефона уже существует. Войдите или сбросьте пароль.',
   'errors.wrongPassword': 'Неверный пароль.',
+  'errors.ownedSetsFirst':
+    'У вас ещё есть установки или станции ({count}): передайте их, прежде чем удалять учётную запись.',
   'errors.samePassword': 'Новый пароль должен отличаться от старого.',
   'errors.invalidBody': 'Не удалось прочитать запрос.',
   'errors.inviteInvalid': 'Код приглашения недействителен.',
@@ -423,7 +428,7 @@ const ru: Catalog = {
   'sms.code': 'Ваш код подтверждения: {code}. Он действителен {minutes} мин. Никому его не сообщайте.',
   'sms.accountExists':
     'Кто-то пытался зарегистрироваться с вашим адресом или номером, для которого уже есть учётная запись. Если это были вы, войдите или сбросьте пароль.',
-  'log.locked': 'Учётная запись заблокирована после повторных неудачных входов до {until}',
+  'log.locked': 'Учётная запись заблокирована после неудачных входов с многих адресов до {until}',
   'log.lockEnded': 'Блокировка входа снята',
   'log.passwordChanged': 'Пароль изменён',
   'log.passwordReset': 'Пароль сброшен по коду подтверждения',
@@ -501,6 +506,8 @@ const es: Catalog = {
   'errors.accountTaken':
     'Ya existe una cuenta con este correo electrónico o número de móvil. Inicie sesión o restablezca la contraseña.',
   'errors.wrongPassword': 'La contraseña es incorrecta.',
+  'errors.ownedSetsFirst':
+    'Aún es propietario de {count} grupos o estaciones: transfiéralos antes de eliminar su cuenta.',
   'errors.samePassword': 'La nueva contraseña debe ser distinta de la anterior.',
   'errors.invalidBody': 'No se ha podido leer la solicitud.',
   'errors.inviteInvalid': 'El código de invitación no es válido.',
@@ -545,7 +552,7 @@ const es: Catalog = {
   'sms.code': 'Su código de verificación es {code}. Es válido durante {minutes} minutos. No lo comparta con nadie.',
   'sms.accountExists':
     'Alguien ha intentado registrarse con su correo electrónico o número de móvil, que ya tiene una cuenta. Si fue usted, inicie sesión o restablezca la contraseña.',
-  'log.locked': 'Cuenta bloqueada tras varios inicios de sesión fallidos, hasta {until}',
+  'log.locked': 'Cuenta bloqueada tras inicios de sesión fallidos desde muchas direcciones, hasta {until}',
   'log.lockEnded': 'Fin del bloqueo de inicio de sesión',
   'log.passwordChanged': 'Contraseña cambiada',
   'log.passwordReset': 'Contraseña restablecida con un código de verificación',
@@ -625,6 +632,8 @@ const tr: Catalog = {
   'errors.accountTaken':
     'Bu e-posta adresi veya cep telefonu numarasıyla bir hesap zaten var. Oturum açın veya parolanızı sıfırlayın.',
   'errors.wrongPassword': 'Parola hatalı.',
+  'errors.ownedSetsFirst':
+    'Hâlâ {count} jeneratör veya istasyonun sahibisiniz: hesabınızı silmeden önce bunları devredin.',
   'errors.samePassword': 'Yeni parola eskisinden farklı olmalıdır.',
   'errors.invalidBody': 'İstek okunamadı.',
   'errors.inviteInvalid': 'Davet kodu geçerli değil.',
@@ -670,7 +679,7 @@ const tr: Catalog = {
   'sms.code': 'Doğrulama kodunuz {code}. {minutes} dakika geçerlidir. Kimseyle paylaşmayın.',
   'sms.accountExists':
     'Birisi, zaten bir hesabı olan e-posta adresiniz veya telefon numaranızla kayıt olmaya çalıştı. Bu sizseniz oturum açın veya parolanızı sıfırlayın.',
-  'log.locked': 'Tekrarlanan başarısız girişler nedeniyle hesap {until} tarihine kadar kilitlendi',
+  'log.locked': 'Birçok adresten başarısız girişler nedeniyle hesap {until} tarihine kadar kilitlendi',
   'log.lockEnded': 'Giriş kilidi sona erdi',
   'log.passwordChanged': 'Parola değiştirildi',
   'log.passwordReset': 'Parola doğrulama koduyla sıfırlandı',

@@ -22,6 +22,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     lang: Language;
     timezone: string;
+    /** The call was answered with a success envelope (`reply.ok`). */
+    answeredOk: boolean;
   }
   interface FastifyReply {
     /** Sends a success envelope; `msgKey` is translated into the request's language. */
@@ -112,13 +114,21 @@ export default fp(
 
     app.decorateRequest('lang', 'en-US');
     app.decorateRequest('timezone', 'UTC');
+    app.decorateRequest('answeredOk', false);
     app.decorateReply('ok', function (this: FastifyReply, data: unknown = null, msgKey = 'ok', params = {}) {
+      this.request.answeredOk = true;
       return this.send({ code: ResultCode.ok, msg: translate(this.request.lang, msgKey, params), data });
     });
 
     const isApi = (req: FastifyRequest) => req.url.startsWith(`${API_BASE}/`) || req.url === API_BASE;
     // The OpenAPI document and its viewer are read by people with a browser: no signature asked.
     const isDocs = (req: FastifyRequest) => req.url.startsWith(`${API_BASE}/docs`);
+
+    // Answers of the API are one person's data: no cache (browser, proxy) keeps them. Files served elsewhere
+    // (the console, uploads) keep their own caching.
+    app.addHook('onSend', async (req, reply) => {
+      if (isApi(req) && !isDocs(req)) reply.header('cache-control', 'no-store');
+    });
 
     app.addHook('onRequest', async (req) => {
       req.lang = pickLanguage(req.headers['accept-language']);
@@ -159,7 +169,9 @@ export default fp(
       req.body = rest;
     });
 
-    app.addHook('preValidation', async (req) => {
+    // After the access gate (a route's preValidation): a caller who may not call the route learns nothing of
+    // how its input is judged.
+    app.addHook('preHandler', async (req) => {
       if (!isApi(req)) return;
       const field = fieldWithBrokenText(req.params) ?? fieldWithBrokenText(req.query) ?? fieldWithBrokenText(req.body);
       if (field) throw fieldError(field, V.invalid);

@@ -5,13 +5,14 @@ import type { FastifyInstance } from 'fastify';
 import { API_BASE } from '@genset/protocol';
 import type { AuthService } from '../modules/auth/service.ts';
 import { createSetDirectory, type SetDirectory } from '../modules/gensets/directory.ts';
+import { createListQueries, type ListQueries } from '../modules/gensets/list.ts';
 import { createGensetService } from '../modules/gensets/service.ts';
 import { createSubscriptionService } from '../modules/gensets/subscriptions.ts';
 import { gensetRoutes } from '../modules/gensets/routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    gensets: { directory: SetDirectory };
+    gensets: { directory: SetDirectory; lists: ListQueries };
   }
 }
 
@@ -20,7 +21,7 @@ export default fp(
     const db = app.database.db;
     const devices = app.devices;
     const directory = createSetDirectory({ db, bus: devices.bus, log: app.log });
-    app.decorate('gensets', { directory });
+    app.decorate('gensets', { directory, lists: createListQueries(db, directory, devices.fleet.scope) });
     app.addHook('onClose', async () => directory.close());
     const gensetService = createGensetService({
       db,

@@ -21,9 +21,15 @@ export default fp(
       scope: devices.fleet.scope,
     });
     const exportRuntimeData = createRuntimeExport({ devices: devices.service, protocols: devices.protocols, history });
-    const dashboard = createDashboardService({ db, kind, protocols: devices.protocols, scope: devices.fleet.scope });
+    const dashboard = createDashboardService({
+      db,
+      kind,
+      protocols: devices.protocols,
+      scope: devices.fleet.scope,
+      lists: app.gensets.lists,
+    });
     await app.register(historyRoutes, { prefix: API_BASE, history, exportRuntimeData });
     await app.register(dashboardRoutes, { prefix: API_BASE, dashboard });
   },
-  { name: 'history', dependencies: ['devices'] },
+  { name: 'history', dependencies: ['devices', 'gensets'] },
 );

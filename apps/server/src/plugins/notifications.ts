@@ -15,7 +15,12 @@ import {
   type NotificationEngine,
 } from '../modules/notifications/engine.ts';
 import { createNoticeService } from '../modules/notifications/service.ts';
-import { createWebhookService, createWebhookUrlCheck } from '../modules/notifications/webhooks.ts';
+import {
+  createWebhookPoster,
+  createWebhookService,
+  createWebhookUrlCheck,
+  type WebhookPoster,
+} from '../modules/notifications/webhooks.ts';
 import { createOfflineWatch } from '../modules/notifications/offline-watch.ts';
 import { notificationRoutes } from '../modules/notifications/routes.ts';
 
@@ -25,6 +30,8 @@ export interface NotificationsHandle {
   notify(event: NoticeEvent): Promise<void>;
   /** Looks for sets offline longer than their people asked, now (tests; it also runs every 30 s). */
   checkOffline(): Promise<number>;
+  /** Posts to a webhook address through the address policy (the engine's way out; engines built by tests). */
+  postWebhook: WebhookPoster;
 }
 
 declare module 'fastify' {
@@ -52,20 +59,16 @@ export default fp(
     const { config } = opts;
     const db = app.database.db;
     const bus = app.devices.bus;
-    const ownPorts = () => {
-      const ports = [config.port, app.devices.transport.port ?? -1];
-      const address = app.server.address();
-      if (address && typeof address === 'object') ports.push(address.port);
-      return ports;
-    };
-    const check = createWebhookUrlCheck({ allowPrivate: config.webhookAllowPrivate, ownPorts });
+    const use = { policy: app.outbound, allowPrivate: config.webhookAllowPrivate };
+    const check = createWebhookUrlCheck(use);
+    const postWebhook = createWebhookPoster(use);
     const engine = createNotificationEngine({
       db,
       log: app.log,
       sender: opts.sender,
       email: emailTransport(config, opts.sender),
       bus,
-      checkWebhookUrl: check,
+      postWebhook,
       scope: app.devices.fleet.scope,
       ...(opts.tickMs ? { tickMs: opts.tickMs } : {}),
     });
@@ -78,6 +81,7 @@ export default fp(
         void engine.kick();
       },
       checkOffline: offline,
+      postWebhook,
     };
     app.decorate('notifications', handle);
     await app.register(notificationRoutes, {

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { API_BASE } from '@genset/protocol';
 import { createSiteService, type SiteService } from '../modules/sites/service.ts';
 import { siteRoutes } from '../modules/sites/routes.ts';
-import { startDemoStations, type DemoStations } from '../modules/devices/demo-stations.ts';
+import type { DemoStations } from '../modules/devices/demo-stations.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -41,13 +41,14 @@ export default fp(
     const brokerPort = devices.transport.port;
     const demo =
       config.demo && config.demoFleet && brokerPort !== undefined
-        ? await startDemoStations({
+        ? await (
+            await import('../modules/devices/demo-stations.ts')
+          ).startDemoStations({
             db: app.database.db,
             fleet: devices.fleet,
             sites: service,
             brokerPort,
             dataDir: config.dataDir,
-            signSecret: config.signSecret,
             log: app.log,
             invalidate: () => {
               devices.ingest.invalidate();

@@ -186,12 +186,13 @@ export const MENU: MenuSeed[] = [
     permission: Permission.siteView,
   },
   e('emsOverview', '/ems/index', 'ems/index', 'DashboardOutlined'),
-  e('emsAlarms', '/ems/baojinginfo', 'ems/baojinginfo', 'AlertOutlined'),
+  // (its alarms need alarm:view and its operation log log:view, besides site:view for the layout itself)
+  e('emsAlarms', '/ems/baojinginfo', 'ems/baojinginfo', 'AlertOutlined', Permission.alarmView),
   e('emsStats', '/ems/statistics', 'ems/statistics', 'BarChartOutlined'),
   e('emsDevices', '/ems/devices', 'ems/devices', 'ClusterOutlined'),
   e('emsStrategy', '/ems/strategy', 'ems/strategy', 'ControlOutlined'),
   e('emsRunRecord', '/ems/records', 'ems/records', 'HistoryOutlined'),
-  e('emsLog', '/ems/log', 'ems/log', 'FileTextOutlined'),
+  e('emsLog', '/ems/log', 'ems/log', 'FileTextOutlined', Permission.logView),
   // Protocols: register maps, commands and configuration parameters of the controllers.
   {
     name: 'protocols',
@@ -221,8 +222,14 @@ function s(name: string, url: string, component: string, ico: string, visible: b
   return { name, parent: 'stations', type: 'M', url, ico, component, visible, permission };
 }
 
-function e(name: string, url: string, component: string, ico: string): MenuSeed {
-  return { name, parent: 'ems', type: 'E', url, ico, component, visible: true, permission: Permission.siteView };
+function e(
+  name: string,
+  url: string,
+  component: string,
+  ico: string,
+  permission: string = Permission.siteView,
+): MenuSeed {
+  return { name, parent: 'ems', type: 'E', url, ico, component, visible: true, permission };
 }
 
 function p(name: string, url: string, component: string, visible = false): MenuSeed {

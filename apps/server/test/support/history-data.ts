@@ -5,18 +5,12 @@ import { layoutS } from '@genset/protocol';
 import type { TestApp } from '../helpers.ts';
 import { encodeBlocks } from './encode.ts';
 import { connectFakeModule, type FakeModule } from './fake-module.ts';
+import type { ItemStats } from '../../src/modules/devices/ingest/bucket-stats.ts';
+
+export type { ItemStats };
 
 export const HOUR = 3_600_000;
 export const DAY = 86_400_000;
-
-export interface ItemStats {
-  min: number;
-  max: number;
-  sum: number;
-  n: number;
-  first: number;
-  last: number;
-}
 
 let n = 0;
 
@@ -42,6 +36,8 @@ export async function newSet(
     details: o.details ?? {},
   });
   t.app.devices.ingest.invalidate();
+  // the set lists and the home page read the set directory: it reads the new set at once, as after an addition through the API
+  t.app.gensets.directory.invalidate();
   return { modemKey, secret: modem.secret, modemId: modem.id, ...set };
 }
 

@@ -26,6 +26,8 @@ export const setInfoResponse = z.object({
   online: z.boolean(),
   rights: z.enum(['view', 'control', 'manage']),
   ts: z.number().nullable(),
+  /** Whether the set has states to run in; a station's grid meter only measures (online or not). */
+  runs: z.boolean(),
 });
 export type SetInfo = z.infer<typeof setInfoResponse>;
 

@@ -261,6 +261,8 @@ export const gensetOperation = z.object({
   matter: z.string(),
   /** The outcome of a command (ok, timeout, error, offline, refused …); null for plain changes. */
   outcome: z.string().nullable(),
+  /** The outcome in the request's language ('' when there is none). */
+  outcomeText: z.string(),
 });
 export type GensetOperation = z.infer<typeof gensetOperation>;
 
@@ -307,8 +309,22 @@ export type GensetInfo = z.infer<typeof gensetInfoResponse>;
 
 // ---- lists -------------------------------------------------------------------------------------------
 
-/** List filter of spec 3: all, offline (status 0 or never heard of), shutdown, standby, running, alarm. */
-export const GENSET_STATUS_FILTERS = ['all', 'offline', 'shutdown', 'standby', 'running', 'alarm'] as const;
+/**
+ * The status partition of sets: every set is in exactly one of these states, by its status code (0 offline,
+ * 1 stopped — keyed `shutdown` — 2 standby, 3 running; a code outside them, or none, is offline). Home counts,
+ * list filters and counts, the monitors and the pushes all go by it, so the parts add up to the fleet.
+ * Active alarms are not a state: they are an overlay counted apart (a set with alarms is still in its state).
+ */
+export const SET_STATES = ['offline', 'shutdown', 'standby', 'running'] as const;
+export type SetState = (typeof SET_STATES)[number];
+
+/** The state of a status code in the partition (unknown codes and no data read offline). */
+export function setStateOf(code: number | null | undefined): SetState {
+  return code === 1 ? 'shutdown' : code === 2 ? 'standby' : code === 3 ? 'running' : 'offline';
+}
+
+/** List filter of spec 3: all, one state of the partition, or the alarm overlay (sets with active alarms). */
+export const GENSET_STATUS_FILTERS = ['all', ...SET_STATES, 'alarm'] as const;
 export type GensetStatusFilter = (typeof GENSET_STATUS_FILTERS)[number];
 export const GENSET_SORTS = ['name', 'number', 'status', 'lastSeen', 'createdAt'] as const;
 export type GensetSort = (typeof GENSET_SORTS)[number];

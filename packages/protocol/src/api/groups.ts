@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { setToken } from './devices.ts';
 import { gensetRights } from './gensets.ts';
 import { itemKeyField } from './history.ts';
+import { MAX_ROW_ID } from './codes.ts';
 import { V } from './rules.ts';
 
 /** parallel: the sets feed one bus through their breakers; multi: several sets at one site, each on its own. */
@@ -152,6 +153,67 @@ export const groupSaveResponse = z.object({ token: z.string(), created: z.boolea
 
 export const groupDeleteRequest = z.strictObject({ token: groupToken() });
 export const groupDeleteResponse = z.object({ deleted: z.number().int() });
+
+// ---- a command to the whole group, run on the server ----------------------------------------------------
+
+/**
+ * A set's part of a group command: waiting its turn, its command on the way, then its outcome (carried out,
+ * failed at the module or controller, or refused: no rights on the set, a precondition not met).
+ */
+export const GROUP_COMMAND_SET_STATES = ['pending', 'sending', 'ok', 'failed', 'refused'] as const;
+export type GroupCommandSetState = (typeof GROUP_COMMAND_SET_STATES)[number];
+
+/** The command to every set of the group (a risky one with the account's password). */
+export const groupCommandRequest = z.strictObject({
+  token: groupToken(),
+  action: z.string({ error: V.required }).trim().min(1, { error: V.required }).max(60, { error: V.tooLong }),
+  password: z.string().max(128, { error: V.tooLong }).optional(),
+});
+export type GroupCommandRequest = z.input<typeof groupCommandRequest>;
+
+/** A command given to the group (`id`), or the latest one. */
+export const groupCommandJobRequest = z.strictObject({
+  token: groupToken(),
+  id: z
+    .number({ error: V.invalid })
+    .int({ error: V.invalid })
+    .positive({ error: V.invalid })
+    .max(MAX_ROW_ID, { error: V.invalid })
+    .optional(),
+});
+export type GroupCommandJobRequest = z.input<typeof groupCommandJobRequest>;
+
+export const groupCommandSet = z.object({
+  token: z.string(),
+  name: z.string(),
+  state: z.enum(GROUP_COMMAND_SET_STATES),
+  /** The outcome in the request's language; empty while the set waits or its command is on the way. */
+  text: z.string(),
+  updatedAt: z.number(),
+});
+export type GroupCommandSet = z.infer<typeof groupCommandSet>;
+
+export const groupCommandJob = z.object({
+  id: z.number().int(),
+  /** The group's token and its name when the command was given. */
+  group: z.string(),
+  groupName: z.string(),
+  kind: z.enum(GROUP_KINDS),
+  command: z.string(),
+  /** The command's title in the request's language. */
+  title: z.string(),
+  /** Who gave it (account nickname, else account). */
+  by: z.string(),
+  state: z.enum(['running', 'done']),
+  createdAt: z.number(),
+  finishedAt: z.number().nullable(),
+  /** Every set of the group in the group's order. */
+  sets: z.array(groupCommandSet),
+});
+export type GroupCommandJob = z.infer<typeof groupCommandJob>;
+
+/** The job asked for; null when the group has had no command. */
+export const groupCommandJobResponse = groupCommandJob.nullable();
 
 // ---- the bus, from the members' values ------------------------------------------------------------------
 

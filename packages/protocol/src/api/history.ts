@@ -118,6 +118,11 @@ export const historyChartResponse = z.object({
   ...resolvedRange,
   /** Milliseconds each point covers (0 for raw samples). */
   step: z.number(),
+  /**
+   * Hourly and daily points: where the points begin whose hour or day is not over yet (their figures are of the
+   * samples so far); null when every point is of a whole hour or day, and for raw samples.
+   */
+  partialFrom: z.number().nullable().optional(),
   series: z.array(historySeries),
 });
 export type HistoryChartResponse = z.infer<typeof historyChartResponse>;
@@ -138,10 +143,19 @@ export type HistoryTableRequest = z.input<typeof historyTableRequest>;
 
 export const historyRow = z.object({
   ts: z.number(),
-  /** Set status at that time (raw samples only; null for rollups). */
+  /**
+   * Set status: of the sample; for an hour or a day, the status the set was in longest during it (from its
+   * stored status changes; null when none is known).
+   */
   status: z.number().int().nullable(),
-  /** By item key; averages for rollup rows (last reading for counters). */
+  /**
+   * By item key; averages for rollup rows (last reading for counters). Readings of a running engine and
+   * generator (speed, oil pressure, generator voltage and frequency, power factor) are averaged over the
+   * samples taken while the set ran.
+   */
   values: z.record(z.string(), z.number().nullable()),
+  /** Rollup rows: the hour or day is not over yet, so its figures are of the samples so far. */
+  partial: z.boolean().optional(),
 });
 export type HistoryRow = z.infer<typeof historyRow>;
 
@@ -173,10 +187,13 @@ export const alarmEntry = z.object({
 });
 export type AlarmEntry = z.infer<typeof alarmEntry>;
 
-/** /devicedata/getalarmhistory: alarms of one set that started within the range. */
+/**
+ * /devicedata/getalarmhistory: alarms that started within the range, of one set, or without a token of every set
+ * the caller sees (the fleet).
+ */
 export const alarmHistoryRequest = z
   .strictObject({
-    token: setToken(),
+    token: setToken().optional(),
     ...rangeFields,
     /** Without it: every level. */
     level: z.enum(ALARM_LEVELS, { error: V.invalid }).optional(),
@@ -186,10 +203,14 @@ export const alarmHistoryRequest = z
   .superRefine(checkRange);
 export type AlarmHistoryRequest = z.input<typeof alarmHistoryRequest>;
 
+/** An alarm of the history, with the set that raised it. */
+export const setAlarmEntry = alarmEntry.extend({ setToken: z.string(), setName: z.string() });
+export type SetAlarmEntry = z.infer<typeof setAlarmEntry>;
+
 export const alarmHistoryResponse = z.object({
   start: z.number(),
   end: z.number(),
-  list: z.array(alarmEntry),
+  list: z.array(setAlarmEntry),
   total: z.number().int(),
   page: z.number().int(),
   size: z.number().int(),
@@ -235,7 +256,7 @@ export type MaintainCountdownResponse = z.infer<typeof maintainCountdownResponse
 
 // ---- home dashboard (/home/summary) --------------------------------------------------------------------
 
-/** Status names of counts: 0 offline, 1 shutdown (closed), 2 standby, 3 running; alarm = any active alarm. */
+/** Status names of counts: the set states (SET_STATES), then the alarm overlay (sets with an active alarm). */
 export const FLEET_STATUSES = ['offline', 'shutdown', 'standby', 'running', 'alarm'] as const;
 export type FleetStatus = (typeof FLEET_STATUSES)[number];
 
@@ -254,7 +275,10 @@ export const fleetPosition = z.object({
 export type FleetPosition = z.infer<typeof fleetPosition>;
 
 export const homeSummaryResponse = z.object({
-  /** The sets the user sees; `alarm` counts sets with an active alarm (they count in their status too). */
+  /**
+   * The sets the user sees: offline + shutdown + standby + running = total (each set in one state, SET_STATES);
+   * `alarm` is the overlay, the sets with an active alarm, each also counted in its state.
+   */
   counts: z.object({
     total: z.number().int(),
     offline: z.number().int(),

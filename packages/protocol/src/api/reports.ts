@@ -128,6 +128,24 @@ export const COMPRESSOR_ITEMS = {
   loadHours: 'load_hours',
 } as const;
 
+/** Items by which a protocol measures a generator. */
+export const GENERATOR_ITEMS = ['gen_kw', 'gen_voltage_l1', 'kwh_total', 'gen_freq'] as const;
+
+/**
+ * The kinds of report that fit a set whose protocol has these items (and those already saved for it): a
+ * compressor's protocol gets the compressor report, a generator's the generator report; one that measures
+ * neither gets the generator report, the console's own kind.
+ */
+export function reportTypesFor(itemKeys: Iterable<string>, saved: Iterable<ReportType> = []): ReportType[] {
+  const keys = new Set(itemKeys);
+  const types = new Set<ReportType>(saved);
+  const compressor = Object.values(COMPRESSOR_ITEMS).some((k) => keys.has(k));
+  const generator = GENERATOR_ITEMS.some((k) => keys.has(k));
+  if (generator || !compressor) types.add(1);
+  if (compressor) types.add(2);
+  return REPORT_TYPES.filter((type) => types.has(type));
+}
+
 // ---- the form ------------------------------------------------------------------------------------------
 
 export type ReportValue = string | number | null;
@@ -403,6 +421,13 @@ export const reportOneResponse = z.object({
   timeZone: z.string(),
   latest: z.array(reportVersionSummary.extend({ type: reportType() })),
   weatherConfigured: z.boolean(),
+  /**
+   * The kinds of report that fit the set, by what its protocol measures: a generator's (1) when it measures a
+   * generator, an air compressor's (2) when it measures a compressor; a kind already saved for it stays.
+   */
+  types: z.array(reportType()),
+  /** The first day the set has data of (YYYY-MM-DD in its time zone), null without any. */
+  dataFrom: z.string().nullable(),
 });
 export type ReportOneResponse = z.infer<typeof reportOneResponse>;
 

@@ -322,6 +322,8 @@ export const siteDeviceValue = z.object({
   value: z.number().nullable(),
   /** Its role to the station's strategies, when it has one. */
   emsRole: z.string().nullable(),
+  /** The words of a coded value (operating state, control mode …) in the request's language; empty: a number. */
+  options: z.array(z.object({ value: z.number(), label: z.string() })),
 });
 
 /** GET /site/devices?token=: the station's sets with their role, state and key live values. */
@@ -331,8 +333,10 @@ export const siteDevicesResponse = z.object({
       token: z.string(),
       name: z.string(),
       role: z.enum(SITE_DEVICE_ROLES),
-      /** The set's status: 0 offline, 1 shutdown, 2 standby, 3 running. */
+      /** The set's status: 0 offline, 1 stopped, 2 standby, 3 running (SET_STATES). */
       status: z.number().int(),
+      /** Whether the device has states to run in (a PCS, a BMS, PV); a grid meter only measures: online or not. */
+      runs: z.boolean(),
       online: z.boolean(),
       alarmNum: z.number().int(),
       lastSeen: z.number().nullable(),

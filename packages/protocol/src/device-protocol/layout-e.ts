@@ -31,7 +31,7 @@ const kwh32 = { scale: 0.1, decimals: 1, unit: 'kWh' } as const;
 // prettier-ignore
 const WORDS = {
   operatingState: t('Operating state', '运行状态', '運轉狀態', 'Рабочее состояние', 'Estado de funcionamiento', 'Çalışma durumu'),
-  stopped: t('Stopped', '停机', '停機', 'Остановлен', 'Detenido', 'Durduruldu'),
+  stopped: t('Stopped', '停机', '停機', 'Остановлен', 'Parado', 'Durdu'),
   standby: t('Standby', '待机', '待機', 'Ожидание', 'En espera', 'Beklemede'),
   charging: t('Charging', '充电', '充電', 'Заряд', 'Cargando', 'Şarj ediliyor'),
   discharging: t('Discharging', '放电', '放電', 'Разряд', 'Descargando', 'Deşarj ediliyor'),

@@ -62,11 +62,11 @@ export const LAYOUT_G_MODES = { stop: 0, auto: 1, manual: 2, test: 3, autoManual
 /** Engine operating state register; coarser than a front panel, several steps share one value. */
 // prettier-ignore
 export const LAYOUT_G_ENGINE_STATES = [
-  { value: 0, label: t('Engine stopped', '发动机停止', '引擎停止', 'Двигатель остановлен', 'Motor parado', 'Motor durdu') },
+  { value: 0, label: t('Stopped', '停机', '停機', 'Остановлен', 'Parado', 'Durdu') },
   { value: 1, label: t('Pre-start', '启动准备', '啟動準備', 'Подготовка к пуску', 'Preparación del arranque', 'Çalıştırma hazırlığı') },
   { value: 2, label: t('Cranking', '启动马达运转', '啟動馬達運轉', 'Прокрутка стартером', 'Arranque en curso', 'Marş basılıyor') },
   { value: 3, label: t('Warming up', '暖机', '暖機', 'Прогрев', 'Calentamiento', 'Isınma') },
-  { value: 4, label: t('Running', '运行', '運轉', 'Работа', 'En marcha', 'Çalışıyor') },
+  { value: 4, label: t('Running', '运行', '運轉', 'Работает', 'En marcha', 'Çalışıyor') },
   { value: 5, label: t('Cooling down', '散热', '散熱', 'Охлаждение', 'Enfriamiento', 'Soğuma') },
   { value: 6, label: t('Stopping', '停机中', '停機中', 'Останов', 'Parando', 'Durduruluyor') },
 ];

@@ -29,6 +29,10 @@ import { siteTotals } from './022-site-totals.ts';
 import { administration } from './023-administration.ts';
 import { rolesInvitations } from './024-roles-invitations.ts';
 import { dataScope } from './025-data-scope.ts';
+import { demoModuleSecrets } from './026-demo-module-secrets.ts';
+import { transferAddressee } from './027-transfer-addressee.ts';
+import { accountLanguage } from './028-account-language.ts';
+import { groupCommands } from './029-group-commands.ts';
 
 export function migrations(kind: DbKind): Record<string, Migration> {
   return {
@@ -58,5 +62,9 @@ export function migrations(kind: DbKind): Record<string, Migration> {
     '023-administration': administration(),
     '024-roles-invitations': rolesInvitations(kind),
     '025-data-scope': dataScope(),
+    '026-demo-module-secrets': demoModuleSecrets(),
+    '027-transfer-addressee': transferAddressee(kind),
+    '028-account-language': accountLanguage(),
+    '029-group-commands': groupCommands(kind),
   };
 }

@@ -1,4 +1,5 @@
-// Messages of parallel and multi-machine groups: refusals of a save, confirmations, field and menu names.
+// Messages of parallel and multi-machine groups: refusals of a save, confirmations, field and menu names, and
+// the outcomes and log entries of a command to a whole group.
 import type { DomainCatalog } from './index.ts';
 
 const catalog: DomainCatalog = {
@@ -21,6 +22,18 @@ const catalog: DomainCatalog = {
     'groups.nameTaken': 'A group named {name} already exists.',
     'groups.onAnotherBus': '{name} already feeds the bus of the parallel group {group}.',
     'groups.atAnotherSite': '{name} already belongs to the multi-set group {group}.',
+    'log.groupCommandSet': 'Command “{command}” to {set} (group {group})',
+    'log.groupCommand':
+      'Command “{command}” to group {group}: carried out by {ok} of {sets} sets, failed on {failed}, refused on {refused}',
+    'log.outcome.interrupted': 'Unknown: the server restarted while it was on its way',
+    'groups.command.noControl': 'You do not have control rights on {set}.',
+    'groups.command.setGone': '{set} has been deleted.',
+    'groups.command.interrupted':
+      'The server restarted while the command to {set} was on its way, so it may or may not have been carried out. Check the set before trying again.',
+    'groups.command.actorGone': 'The account that gave the command is no longer active.',
+    'groups.command.notSent': 'The command could not be sent.',
+    'groups.command.noSets': 'This group has no sets.',
+    'groups.command.busy': 'A command to {group} is still running. Wait for it to finish.',
   },
   'zh-CN': {
     'menu.groups': '并机与多机群组',
@@ -41,6 +54,17 @@ const catalog: DomainCatalog = {
     'groups.nameTaken': '名为 {name} 的群组已存在。',
     'groups.onAnotherBus': '{name} 已并入并机群组 {group} 的母排。',
     'groups.atAnotherSite': '{name} 已属于多机群组 {group}。',
+    'log.groupCommandSet': '向 {set} 发送命令“{command}”（群组 {group}）',
+    'log.groupCommand':
+      '向群组 {group} 发送命令“{command}”：{sets} 台机组中 {ok} 台执行，{failed} 台失败，{refused} 台被拒绝',
+    'log.outcome.interrupted': '未知：发送途中服务器重启',
+    'groups.command.noControl': '您对 {set} 没有控制权限。',
+    'groups.command.setGone': '{set} 已被删除。',
+    'groups.command.interrupted': '发往 {set} 的命令在途中时服务器重启，无法确定是否已执行。请先检查该机组再重试。',
+    'groups.command.actorGone': '发出该命令的账号已不再有效。',
+    'groups.command.notSent': '命令未能发送。',
+    'groups.command.noSets': '该群组没有机组。',
+    'groups.command.busy': '发往 {group} 的命令仍在执行，请等待其完成。',
   },
   'zh-TW': {
     'menu.groups': '並機與多機群組',
@@ -61,6 +85,17 @@ const catalog: DomainCatalog = {
     'groups.nameTaken': '名為 {name} 的群組已存在。',
     'groups.onAnotherBus': '{name} 已併入並機群組 {group} 的母排。',
     'groups.atAnotherSite': '{name} 已屬於多機群組 {group}。',
+    'log.groupCommandSet': '向 {set} 傳送命令「{command}」（群組 {group}）',
+    'log.groupCommand':
+      '向群組 {group} 傳送命令「{command}」：{sets} 台機組中 {ok} 台執行，{failed} 台失敗，{refused} 台被拒絕',
+    'log.outcome.interrupted': '未知：傳送途中伺服器重新啟動',
+    'groups.command.noControl': '您對 {set} 沒有控制權限。',
+    'groups.command.setGone': '{set} 已被刪除。',
+    'groups.command.interrupted': '發往 {set} 的命令在途中時伺服器重新啟動，無法確定是否已執行。請先檢查該機組再重試。',
+    'groups.command.actorGone': '發出該命令的帳號已不再有效。',
+    'groups.command.notSent': '命令未能傳送。',
+    'groups.command.noSets': '該群組沒有機組。',
+    'groups.command.busy': '發往 {group} 的命令仍在執行，請等待其完成。',
   },
   'ru-RU': {
     'menu.groups': 'Параллельные и групповые установки',
@@ -81,6 +116,18 @@ const catalog: DomainCatalog = {
     'groups.nameTaken': 'Группа с названием {name} уже существует.',
     'groups.onAnotherBus': '{name} уже работает на шины параллельной группы {group}.',
     'groups.atAnotherSite': '{name} уже входит в группу установок {group}.',
+    'log.groupCommandSet': 'Команда «{command}» установке {set} (группа {group})',
+    'log.groupCommand':
+      'Команда «{command}» группе {group}: выполнена на {ok} из {sets} установок, не выполнена на {failed}, отклонена на {refused}',
+    'log.outcome.interrupted': 'Неизвестно: сервер перезапустился во время отправки',
+    'groups.command.noControl': 'У вас нет прав на управление установкой {set}.',
+    'groups.command.setGone': 'Установка {set} удалена.',
+    'groups.command.interrupted':
+      'Сервер перезапустился, пока команда установке {set} была в пути, поэтому неизвестно, выполнена ли она. Проверьте установку, прежде чем повторять.',
+    'groups.command.actorGone': 'Учётная запись, отдавшая команду, больше не активна.',
+    'groups.command.notSent': 'Команду не удалось отправить.',
+    'groups.command.noSets': 'В этой группе нет установок.',
+    'groups.command.busy': 'Команда группе {group} ещё выполняется. Дождитесь её завершения.',
   },
   'es-ES': {
     'menu.groups': 'Grupos en paralelo y multigrupo',
@@ -101,6 +148,18 @@ const catalog: DomainCatalog = {
     'groups.nameTaken': 'Ya existe un grupo llamado {name}.',
     'groups.onAnotherBus': '{name} ya alimenta las barras del grupo en paralelo {group}.',
     'groups.atAnotherSite': '{name} ya pertenece al multigrupo {group}.',
+    'log.groupCommandSet': 'Orden «{command}» a {set} (grupo {group})',
+    'log.groupCommand':
+      'Orden «{command}» al grupo {group}: ejecutada por {ok} de {sets} grupos electrógenos, fallida en {failed}, rechazada en {refused}',
+    'log.outcome.interrupted': 'Desconocido: el servidor se reinició mientras se enviaba',
+    'groups.command.noControl': 'No tiene permisos de control sobre {set}.',
+    'groups.command.setGone': '{set} se ha eliminado.',
+    'groups.command.interrupted':
+      'El servidor se reinició mientras la orden a {set} estaba en camino, por lo que no se sabe si se ejecutó. Compruebe el grupo electrógeno antes de volver a intentarlo.',
+    'groups.command.actorGone': 'La cuenta que dio la orden ya no está activa.',
+    'groups.command.notSent': 'No se pudo enviar la orden.',
+    'groups.command.noSets': 'Este grupo no tiene grupos electrógenos.',
+    'groups.command.busy': 'Todavía se está ejecutando una orden al grupo {group}. Espere a que termine.',
   },
   'tr-TR': {
     'menu.groups': 'Paralel ve çoklu set grupları',
@@ -121,6 +180,18 @@ const catalog: DomainCatalog = {
     'groups.nameTaken': '{name} adlı bir grup zaten var.',
     'groups.onAnotherBus': '{name} zaten {group} paralel grubunun barasını besliyor.',
     'groups.atAnotherSite': '{name} zaten {group} çoklu set grubuna ait.',
+    'log.groupCommandSet': '{set} setine “{command}” komutu ({group} grubu)',
+    'log.groupCommand':
+      '{group} grubuna “{command}” komutu: {sets} setten {ok} tanesi uyguladı, {failed} tanesinde başarısız oldu, {refused} tanesinde reddedildi',
+    'log.outcome.interrupted': 'Bilinmiyor: gönderilirken sunucu yeniden başladı',
+    'groups.command.noControl': '{set} üzerinde kontrol yetkiniz yok.',
+    'groups.command.setGone': '{set} silinmiş.',
+    'groups.command.interrupted':
+      '{set} setine giden komut yoldayken sunucu yeniden başladı; uygulanıp uygulanmadığı bilinmiyor. Yeniden denemeden önce seti kontrol edin.',
+    'groups.command.actorGone': 'Komutu veren hesap artık etkin değil.',
+    'groups.command.notSent': 'Komut gönderilemedi.',
+    'groups.command.noSets': 'Bu grupta set yok.',
+    'groups.command.busy': '{group} grubuna verilen bir komut hâlâ çalışıyor. Bitmesini bekleyin.',
   },
 };
 

@@ -19,6 +19,9 @@ import sites from './sites.ts';
 import roles from './roles.ts';
 import admin from './admin.ts';
 import scope from './scope.ts';
+import security from './security.ts';
+import authority from './authority.ts';
+import oplog from './oplog.ts';
 
 export type DomainCatalog = Record<Language, Record<string, string>>;
 
@@ -42,4 +45,7 @@ export const domains: DomainCatalog[] = [
   roles,
   admin,
   scope,
+  authority,
+  security,
+  oplog,
 ];

@@ -39,6 +39,8 @@ const catalog: DomainCatalog = {
     'webhook.userInfo': 'A webhook address must not hold a user name or password.',
     'webhook.self': 'A webhook must not point at this server.',
     'webhook.private': 'A webhook must not point at a private or local network address on this server.',
+    'webhook.reserved':
+      'A webhook must not point at a link-local, multicast, reserved or cloud metadata address, nor one that carries such an address inside it.',
     'webhook.unresolved': 'The webhook’s host name cannot be found.',
     'webhook.tooMany': 'A company can have at most {max} webhooks.',
     'webhook.notFound': 'This webhook does not exist.',
@@ -87,6 +89,7 @@ const catalog: DomainCatalog = {
     'webhook.userInfo': 'Webhook 地址中不能包含用户名或密码。',
     'webhook.self': 'Webhook 不能指向本服务器。',
     'webhook.private': 'Webhook 不能指向本服务器上的私有或本地网络地址。',
+    'webhook.reserved': 'Webhook 不能指向链路本地、组播、保留或云元数据地址，也不能指向内含此类地址的地址。',
     'webhook.unresolved': '找不到 Webhook 的主机名。',
     'webhook.tooMany': '每个公司最多可设置 {max} 个 Webhook。',
     'webhook.notFound': '该 Webhook 不存在。',
@@ -135,6 +138,7 @@ const catalog: DomainCatalog = {
     'webhook.userInfo': 'Webhook 位址中不能包含使用者名稱或密碼。',
     'webhook.self': 'Webhook 不能指向本伺服器。',
     'webhook.private': 'Webhook 不能指向本伺服器上的私有或本機網路位址。',
+    'webhook.reserved': 'Webhook 不能指向鏈路本機、多播、保留或雲端中繼資料位址，也不能指向內含此類位址的位址。',
     'webhook.unresolved': '找不到 Webhook 的主機名稱。',
     'webhook.tooMany': '每個公司最多可設定 {max} 個 Webhook。',
     'webhook.notFound': '此 Webhook 不存在。',
@@ -183,6 +187,8 @@ const catalog: DomainCatalog = {
     'webhook.userInfo': 'Адрес веб-хука не должен содержать имя пользователя или пароль.',
     'webhook.self': 'Веб-хук не может указывать на этот сервер.',
     'webhook.private': 'Веб-хук не может указывать на частный или локальный сетевой адрес на этом сервере.',
+    'webhook.reserved':
+      'Веб-хук не может указывать на локальный канальный, групповой, зарезервированный адрес или адрес облачных метаданных, а также на адрес, содержащий такой адрес внутри.',
     'webhook.unresolved': 'Имя узла веб-хука не найдено.',
     'webhook.tooMany': 'У компании может быть не больше {max} веб-хуков.',
     'webhook.notFound': 'Такого веб-хука нет.',
@@ -231,6 +237,8 @@ const catalog: DomainCatalog = {
     'webhook.userInfo': 'La dirección del webhook no debe contener usuario ni contraseña.',
     'webhook.self': 'Un webhook no puede apuntar a este servidor.',
     'webhook.private': 'Un webhook no puede apuntar a una dirección de red privada o local en este servidor.',
+    'webhook.reserved':
+      'Un webhook no puede apuntar a una dirección de enlace local, multidifusión, reservada o de metadatos de la nube, ni a una que contenga una dirección así.',
     'webhook.unresolved': 'No se encuentra el nombre de host del webhook.',
     'webhook.tooMany': 'Una empresa puede tener como máximo {max} webhooks.',
     'webhook.notFound': 'Este webhook no existe.',
@@ -280,6 +288,8 @@ const catalog: DomainCatalog = {
     'webhook.userInfo': 'Webhook adresi kullanıcı adı veya parola içermemelidir.',
     'webhook.self': 'Webhook bu sunucuyu gösteremez.',
     'webhook.private': 'Webhook bu sunucuda özel veya yerel bir ağ adresini gösteremez.',
+    'webhook.reserved':
+      'Webhook bağlantı yerel, çok noktaya yayın, ayrılmış veya bulut meta veri adresini ya da içinde böyle bir adres taşıyan bir adresi gösteremez.',
     'webhook.unresolved': 'Webhook’un ana bilgisayar adı bulunamadı.',
     'webhook.tooMany': 'Bir şirketin en fazla {max} webhook’u olabilir.',
     'webhook.notFound': 'Bu webhook yok.',

@@ -13,6 +13,14 @@ const catalog: DomainCatalog = {
     'validation.cameraScheme': 'must start with rtsp://, http:// or https://',
     'validation.cameraChars': 'must not contain spaces, line breaks or any of ; | & $ ` \' " \\ < > ( ) { } ^',
     'validation.cameraUserInfo': 'must not hold a user name or password: enter them in their own fields',
+    'validation.cameraSelf': 'must not point at this server',
+    'validation.cameraPrivate':
+      'must not point at a private or local network address (this server does not allow cameras there)',
+    'validation.cameraReserved':
+      'must not point at a link-local, multicast, reserved or cloud metadata address, nor one that carries such an address inside it',
+    'validation.cameraUnresolved': 'names a host that cannot be found',
+    'video.addressRefused':
+      'The camera’s address is not allowed on this server (it points at this server, a local network or a reserved address). Change the address.',
     'fields.cameraName': 'Camera name',
     'fields.cameraUrl': 'Camera address',
     'fields.cameraUsername': 'Camera user name',
@@ -32,6 +40,11 @@ const catalog: DomainCatalog = {
     'validation.cameraScheme': '必须以 rtsp://、http:// 或 https:// 开头',
     'validation.cameraChars': '不能包含空格、换行或以下任何字符：; | & $ ` \' " \\ < > ( ) { } ^',
     'validation.cameraUserInfo': '不能包含用户名或密码：请填写在各自的输入框中',
+    'validation.cameraSelf': '不能指向本服务器',
+    'validation.cameraPrivate': '不能指向私有或本地网络地址（本服务器不允许摄像头使用此类地址）',
+    'validation.cameraReserved': '不能指向链路本地、组播、保留或云元数据地址，也不能指向内含此类地址的地址',
+    'validation.cameraUnresolved': '包含找不到的主机名',
+    'video.addressRefused': '此服务器不允许该摄像头地址（它指向本服务器、本地网络或保留地址）。请修改地址。',
     'fields.cameraName': '摄像头名称',
     'fields.cameraUrl': '摄像头地址',
     'fields.cameraUsername': '摄像头用户名',
@@ -51,6 +64,11 @@ const catalog: DomainCatalog = {
     'validation.cameraScheme': '必須以 rtsp://、http:// 或 https:// 開頭',
     'validation.cameraChars': '不能包含空格、換行或下列任何字元：; | & $ ` \' " \\ < > ( ) { } ^',
     'validation.cameraUserInfo': '不能包含使用者名稱或密碼：請填寫在各自的欄位中',
+    'validation.cameraSelf': '不能指向本伺服器',
+    'validation.cameraPrivate': '不能指向私有或本機網路位址（本伺服器不允許攝影機使用此類位址）',
+    'validation.cameraReserved': '不能指向鏈路本機、多播、保留或雲端中繼資料位址，也不能指向內含此類位址的位址',
+    'validation.cameraUnresolved': '包含找不到的主機名稱',
+    'video.addressRefused': '此伺服器不允許該攝影機位址（它指向本伺服器、本機網路或保留位址）。請修改位址。',
     'fields.cameraName': '攝影機名稱',
     'fields.cameraUrl': '攝影機位址',
     'fields.cameraUsername': '攝影機使用者名稱',
@@ -71,6 +89,14 @@ const catalog: DomainCatalog = {
     'validation.cameraScheme': 'должен начинаться с rtsp://, http:// или https://',
     'validation.cameraChars': 'не должен содержать пробелы, переводы строки и символы ; | & $ ` \' " \\ < > ( ) { } ^',
     'validation.cameraUserInfo': 'не должен содержать имя пользователя или пароль: введите их в отдельные поля',
+    'validation.cameraSelf': 'не может указывать на этот сервер',
+    'validation.cameraPrivate':
+      'не может указывать на частный или локальный сетевой адрес (этот сервер не допускает там камеры)',
+    'validation.cameraReserved':
+      'не может указывать на адрес link-local, групповой, зарезервированный адрес или адрес облачных метаданных, а также на адрес, внутри которого содержится такой адрес',
+    'validation.cameraUnresolved': 'содержит имя узла, которое не удаётся найти',
+    'video.addressRefused':
+      'Адрес камеры не допускается на этом сервере (он указывает на этот сервер, локальную сеть или зарезервированный адрес). Измените адрес.',
     'fields.cameraName': 'Название камеры',
     'fields.cameraUrl': 'Адрес камеры',
     'fields.cameraUsername': 'Имя пользователя камеры',
@@ -92,6 +118,14 @@ const catalog: DomainCatalog = {
     'validation.cameraChars':
       'no debe contener espacios, saltos de línea ni ninguno de ; | & $ ` \' " \\ < > ( ) { } ^',
     'validation.cameraUserInfo': 'no debe incluir usuario ni contraseña: escríbalos en sus propios campos',
+    'validation.cameraSelf': 'no puede apuntar a este servidor',
+    'validation.cameraPrivate':
+      'no puede apuntar a una dirección de red privada o local (este servidor no admite cámaras allí)',
+    'validation.cameraReserved':
+      'no puede apuntar a una dirección de enlace local, multidifusión, reservada o de metadatos de la nube, ni a una que contenga una dirección así',
+    'validation.cameraUnresolved': 'nombra un host que no se encuentra',
+    'video.addressRefused':
+      'La dirección de la cámara no está permitida en este servidor (apunta a este servidor, a una red local o a una dirección reservada). Cambie la dirección.',
     'fields.cameraName': 'Nombre de la cámara',
     'fields.cameraUrl': 'Dirección de la cámara',
     'fields.cameraUsername': 'Usuario de la cámara',
@@ -113,6 +147,14 @@ const catalog: DomainCatalog = {
     'validation.cameraChars':
       'boşluk, satır sonu veya ; | & $ ` \' " \\ < > ( ) { } ^ karakterlerinden hiçbirini içermemelidir',
     'validation.cameraUserInfo': 'kullanıcı adı veya parola içermemelidir: bunları kendi alanlarına girin',
+    'validation.cameraSelf': 'bu sunucuyu gösteremez',
+    'validation.cameraPrivate':
+      'özel veya yerel bir ağ adresini gösteremez (bu sunucu oradaki kameralara izin vermiyor)',
+    'validation.cameraReserved':
+      'bağlantı yerel (link-local), çok noktaya yayın, ayrılmış veya bulut meta veri adresini ya da içinde böyle bir adres taşıyan bir adresi gösteremez',
+    'validation.cameraUnresolved': 'bulunamayan bir ana bilgisayar adı içeriyor',
+    'video.addressRefused':
+      'Kamera adresine bu sunucuda izin verilmiyor (bu sunucuyu, yerel bir ağı veya ayrılmış bir adresi gösteriyor). Adresi değiştirin.',
     'fields.cameraName': 'Kamera adı',
     'fields.cameraUrl': 'Kamera adresi',
     'fields.cameraUsername': 'Kamera kullanıcı adı',

@@ -1,10 +1,14 @@
 // The home page summary (/home/summary) and the multi-set grid (/devicedata/getmutilstatus) over the sets
 // a user sees: counts by status, active alarms by level, the fleet's output now, positions with status,
-// the 30-day energy ranking and the latest alarms; the key values of many sets at once. Latest values,
-// positions and energy are read out of the JSON columns in the database, so a large fleet's rows are not
-// parsed one by one on the server.
+// the 30-day energy ranking and the latest alarms; the key values of many sets at once. The home page's counts,
+// output and positions come from the set directory in memory (what the set lists show); alarms and the energy
+// of the window from the database. The grid's values are read out of the JSON columns in the database, so a
+// large fleet's rows are not parsed one by one on the server.
 import {
+  hasAnyPermission,
+  Permission,
   DEFAULT_MULTI_ITEMS,
+  setStateOf,
   type DataItem,
   type HomeSummaryResponse,
   type Language,
@@ -20,11 +24,18 @@ import { historySql } from '../history/sql.ts';
 import { visibleSets } from '../history/visibility.ts';
 import type { DataScopeService } from '../account/scope.ts';
 import { createGroupRepository } from '../groups/repository.ts';
+import type { ListQueries } from '../gensets/list.ts';
+import type { DirectoryEntry } from '../gensets/directory.ts';
+import { keepRecent } from '../../lib/memo.ts';
 
 const DAY = 86_400_000;
 const RANKING_DAYS = 30;
 const RANKING_SIZE = 10;
 const LATEST_ALARMS = 10;
+/** How long, and for how many people, the ranking's first readings are kept. */
+const FIRSTS_KEPT_MS = 5 * 60_000;
+const FIRSTS_INCOMPLETE_MS = 10_000;
+const FIRSTS_PEOPLE = 1000;
 
 export interface DashboardOptions {
   db: Db;
@@ -32,6 +43,8 @@ export interface DashboardOptions {
   protocols: ProtocolStore;
   /** What roles reach: the sets a user's home page and monitor grid count. */
   scope: DataScopeService;
+  /** The sets a user sees, on the set directory in memory (gensets/list.ts). */
+  lists: Pick<ListQueries, 'visible'>;
 }
 
 /** A usable coordinate: numbers in range, and not the 0/0 a receiver without a fix reports. */
@@ -57,46 +70,72 @@ export function createDashboardService(opts: DashboardOptions) {
     );
   }
 
+  /**
+   * Per person: the first energy reading of each set in the ranking's window, when they were read and for how
+   * long they hold (less while a set that counts energy has none yet: its past may be being written).
+   */
+  const firsts = new Map<number, { at: number; day: number; readings: Map<number, number> }>();
+
+  /** How long first readings hold: less while a set that counts energy has none among them. */
+  function heldFor(readings: Map<number, number>, fleet: DirectoryEntry[]): number {
+    const complete = fleet.every((s) => s.live.kwhTotal === null || readings.has(s.id));
+    return complete ? FIRSTS_KEPT_MS : FIRSTS_INCOMPLETE_MS;
+  }
+
+  async function firstReadings(
+    ctx: SessionContext,
+    now: number,
+    fleet: DirectoryEntry[],
+  ): Promise<Map<number, number>> {
+    const since = now - RANKING_DAYS * DAY;
+    const day = Math.floor(now / DAY);
+    // (whether they hold is judged against the sets as they are now: a set that has begun counting energy since
+    // they were read, its past being written meanwhile, is read again within seconds, not minutes)
+    const kept = firsts.get(ctx.user.id);
+    if (kept && kept.day === day && now - kept.at < heldFor(kept.readings, fleet)) return kept.readings;
+    const rows = await db
+      .selectFrom('rollup_day as r')
+      .innerJoin(
+        db
+          .selectFrom('rollup_day')
+          .select(['genset_id', (eb) => eb.fn.min('bucket').as('b')])
+          .where('bucket', '>=', since)
+          .where('genset_id', 'in', (await visible(ctx)).select('g.id'))
+          .groupBy('genset_id')
+          .as('m'),
+        (join) => join.onRef('m.genset_id', '=', 'r.genset_id').onRef('m.b', '=', 'r.bucket'),
+      )
+      .select(['r.genset_id', q.statsObject(q.statsWindow(sql.ref('r.stats'), 'kwh_total')).as('o')])
+      .execute();
+    const readings = new Map<number, number>();
+    for (const f of rows) {
+      const first = f.o ? (JSON.parse(f.o) as { first?: number }).first : undefined;
+      if (typeof first === 'number') readings.set(f.genset_id, first);
+    }
+    keepRecent(firsts, ctx.user.id, { at: now, day, readings }, FIRSTS_PEOPLE);
+    return readings;
+  }
+
   return {
     async summary(ctx: SessionContext, lang: Language): Promise<HomeSummaryResponse> {
-      const sets = await visible(ctx);
+      // the sets as the lists show them (the set directory in memory, which follows the realtime bus): with
+      // 100,000 sets, reading their latest rows for every home page took a second
+      const fleet = await opts.lists.visible(ctx.user, ctx.grant);
       const now = Date.now();
-      const values = sql.ref('l.values');
-      const details = sql.ref('g.details');
 
-      const latestValue = (key: string) => q.valueNumber(q.valueWindow(values, key));
-      const fleet = await sets
-        .leftJoin('set_latest as l', 'l.genset_id', 'g.id')
-        .select([
-          'g.id',
-          'g.token',
-          'g.name',
-          'l.status',
-          'l.alarm_count',
-          latestValue('gen_kw').as('kw'),
-          latestValue('latitude').as('lat'),
-          latestValue('longitude').as('lng'),
-          latestValue('kwh_total').as('kwh'),
-          q.raw(details, 'latitude').as('dlat'),
-          q.raw(details, 'longitude').as('dlng'),
-        ])
-        .orderBy('g.name')
-        .orderBy('g.id')
-        .execute();
-
+      // each set in one state of the partition; sets with active alarms counted apart (an overlay)
       const counts = { total: 0, offline: 0, shutdown: 0, standby: 0, running: 0, alarm: 0 };
-      const names = ['offline', 'shutdown', 'standby', 'running'] as const;
       let totalKw = 0;
       const positions: HomeSummaryResponse['positions'] = [];
       for (const s of fleet) {
-        const status = s.status ?? 0;
-        const alarmnum = s.alarm_count ?? 0;
+        const status = s.status;
+        const alarmnum = s.alarmCount;
         counts.total++;
-        counts[names[status] ?? 'offline']++;
+        counts[setStateOf(status)]++;
         if (alarmnum > 0) counts.alarm++;
-        const kw = s.kw === null || s.kw === undefined ? null : Number(s.kw);
+        const kw = s.values.kw;
         if (status !== 0 && kw !== null && Number.isFinite(kw)) totalKw += kw;
-        const at = position(s.lat, s.lng) ?? position(s.dlat, s.dlng);
+        const at = position(s.live.latitude, s.live.longitude) ?? position(s.latitude, s.longitude);
         if (at) positions.push({ token: s.token, name: s.name, status, alarmnum, ...at, kw: status !== 0 ? kw : null });
       }
 
@@ -116,46 +155,31 @@ export function createDashboardService(opts: DashboardOptions) {
       }
 
       // Energy of the last 30 days: the set's energy counter now minus its first reading of the oldest day
-      // in the window (one daily rollup row per set, found on the primary key).
-      const since = now - RANKING_DAYS * DAY;
-      const firsts = await db
-        .selectFrom('rollup_day as r')
-        .innerJoin(
-          db
-            .selectFrom('rollup_day')
-            .select(['genset_id', (eb) => eb.fn.min('bucket').as('b')])
-            .where('bucket', '>=', since)
-            .where('genset_id', 'in', (await visible(ctx)).select('g.id'))
-            .groupBy('genset_id')
-            .as('m'),
-          (join) => join.onRef('m.genset_id', '=', 'r.genset_id').onRef('m.b', '=', 'r.bucket'),
-        )
-        .select(['r.genset_id', q.statsObject(q.statsWindow(sql.ref('r.stats'), 'kwh_total')).as('o')])
-        .execute();
-      const firstKwh = new Map<number, number>();
-      for (const f of firsts) {
-        const first = f.o ? (JSON.parse(f.o) as { first?: number }).first : undefined;
-        if (typeof first === 'number') firstKwh.set(f.genset_id, first);
-      }
+      // in the window (one daily rollup row per set, found on the primary key). Those first readings change once
+      // a day: they are kept for a few minutes per person.
+      const firstKwh = await firstReadings(ctx, now, fleet);
       const ranking = fleet
         .map((s) => {
           const first = firstKwh.get(s.id);
-          const kwh = first === undefined || s.kwh === null ? NaN : Number(s.kwh) - first;
+          const kwh = first === undefined || s.live.kwhTotal === null ? NaN : s.live.kwhTotal - first;
           return { token: s.token, name: s.name, kwh: Math.round(kwh * 10) / 10 };
         })
         .filter((r) => Number.isFinite(r.kwh) && r.kwh > 0)
         .sort((a, b) => b.kwh - a.kwh || a.name.localeCompare(b.name))
         .slice(0, RANKING_SIZE);
 
-      const latest = await db
-        .selectFrom('alarm as a')
-        .innerJoin('genset as g', 'g.id', 'a.genset_id')
-        .select(['a.id', 'a.code', 'a.level', 'a.title', 'a.start_ts', 'a.end_ts', 'g.token', 'g.name'])
-        .where('a.genset_id', 'in', (await visible(ctx)).select('g.id'))
-        .orderBy('a.start_ts', 'desc')
-        .orderBy('a.id', 'desc')
-        .limit(LATEST_ALARMS)
-        .execute();
+      // the latest alarms are alarm history: only for alarm:view
+      const latest = !hasAnyPermission(ctx.grant.permissions, [Permission.alarmView])
+        ? []
+        : await db
+            .selectFrom('alarm as a')
+            .innerJoin('genset as g', 'g.id', 'a.genset_id')
+            .select(['a.id', 'a.code', 'a.level', 'a.title', 'a.start_ts', 'a.end_ts', 'g.token', 'g.name'])
+            .where('a.genset_id', 'in', (await visible(ctx)).select('g.id'))
+            .orderBy('a.start_ts', 'desc')
+            .orderBy('a.id', 'desc')
+            .limit(LATEST_ALARMS)
+            .execute();
 
       return {
         counts,

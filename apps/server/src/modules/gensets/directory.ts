@@ -59,12 +59,29 @@ export interface DirectoryEntry {
   alarmCount: number;
   lastSeen: number | null;
   values: ListValues;
+  /** What the home page takes of the latest values beside them: the GPS fix and the energy counter. */
+  live: LiveValues;
   /** Position in the natural order of names (see naturalKey), then of ids. */
   nameRank: number;
   numberRank: number;
 }
 
 const NO_VALUES: ListValues = Object.freeze({ kw: null, fuelLevel: null, batteryVoltage: null, runHours: null });
+
+export interface LiveValues {
+  latitude: number | null;
+  longitude: number | null;
+  kwhTotal: number | null;
+}
+const NO_LIVE: LiveValues = Object.freeze({ latitude: null, longitude: null, kwhTotal: null });
+
+export function liveValues(values: Record<string, number | null | undefined>): LiveValues {
+  return {
+    latitude: values.latitude ?? null,
+    longitude: values.longitude ?? null,
+    kwhTotal: values.kwh_total ?? null,
+  };
+}
 
 /** The list's key values out of a set's latest values. */
 export function listValues(values: Record<string, number | null | undefined>): ListValues {
@@ -122,8 +139,8 @@ export function createSetDirectory(opts: { db: Db; bus: RealtimeBus; log: Fastif
   const sortKey = memoize(naturalKey, 200_000);
 
   /** The key values of the given sets as the database has them (first sight of a set, or a missed update). */
-  async function storedValues(ids: number[]): Promise<Map<number, ListValues>> {
-    const out = new Map<number, ListValues>();
+  async function storedValues(ids: number[]): Promise<Map<number, { list: ListValues; live: LiveValues }>> {
+    const out = new Map<number, { list: ListValues; live: LiveValues }>();
     for (let i = 0; i < ids.length; i += VALUES_SLICE) {
       const rows = await db
         .selectFrom('set_latest')
@@ -132,7 +149,8 @@ export function createSetDirectory(opts: { db: Db; bus: RealtimeBus; log: Fastif
         .execute();
       for (const r of rows) {
         try {
-          out.set(r.genset_id, listValues(JSON.parse(r.values) as Record<string, number | null>));
+          const values = JSON.parse(r.values) as Record<string, number | null>;
+          out.set(r.genset_id, { list: listValues(values), live: liveValues(values) });
         } catch {
           // unreadable values show as none
         }
@@ -263,6 +281,7 @@ export function createSetDirectory(opts: { db: Db; bus: RealtimeBus; log: Fastif
             alarmCount: r.alarm_count ?? 0,
             lastSeen: keep ? known.lastSeen : stored,
             values: keep ? known.values : NO_VALUES,
+            live: keep ? known.live : NO_LIVE,
             nameRank: 0,
             numberRank: 0,
           });
@@ -280,7 +299,10 @@ export function createSetDirectory(opts: { db: Db; bus: RealtimeBus; log: Fastif
       for (const [i, entry] of byName.entries()) {
         if (i > 0 && i % LOAD_SLICE === 0) await yieldToRequests();
         const read = values.get(entry.id);
-        if (read) entry.values = read;
+        if (read) {
+          entry.values = read.list;
+          entry.live = read.live;
+        }
         next.byId.set(entry.id, entry);
         if (entry.modemRowId !== null) push(next.byModem, entry.modemRowId, entry);
         if (entry.ownerUserId !== null) push(next.byOwner, entry.ownerUserId, entry);
@@ -329,7 +351,13 @@ export function createSetDirectory(opts: { db: Db; bus: RealtimeBus; log: Fastif
 
   const unsubscribe = [
     opts.bus.subscribe('monitor', (m) =>
-      patch(m.gensetId, { status: m.status, alarmCount: m.alarmnum, lastSeen: m.ts, values: listValues(m.values) }),
+      patch(m.gensetId, {
+        status: m.status,
+        alarmCount: m.alarmnum,
+        lastSeen: m.ts,
+        values: listValues(m.values),
+        live: liveValues(m.values),
+      }),
     ),
     opts.bus.subscribe('alarm', (m) => patch(m.gensetId, { alarmCount: m.alarmnum })),
     opts.bus.subscribe('modem', (m) => modemOnline(m.modemId, m.online)),

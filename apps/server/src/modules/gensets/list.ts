@@ -2,7 +2,15 @@
 // filtered by status and by name or number, counted per status for the filter tabs, sorted and paged. Everything
 // runs on the set directory in memory; the database is asked only for a user's subscriptions, and only when
 // their version (read with the session) has moved since they were last read.
-import { GENSET_STATUS_FILTERS, type GensetListItem, type GensetSort, type GensetStatusFilter } from '@genset/protocol';
+import {
+  ALL_PERMISSIONS,
+  GENSET_STATUS_FILTERS,
+  Permission,
+  setStateOf,
+  type GensetListItem,
+  type GensetSort,
+  type GensetStatusFilter,
+} from '@genset/protocol';
 import type { Db } from '../../db/database.ts';
 import type { UserRow } from '../auth/repository.ts';
 import type { Grant } from '../account/service.ts';
@@ -24,10 +32,10 @@ export interface ListQuery {
 
 const MATCHES: Record<GensetStatusFilter, (e: DirectoryEntry) => boolean> = {
   all: () => true,
-  offline: (e) => e.status === 0,
-  shutdown: (e) => e.status === 1,
-  standby: (e) => e.status === 2,
-  running: (e) => e.status === 3,
+  offline: (e) => setStateOf(e.status) === 'offline',
+  shutdown: (e) => setStateOf(e.status) === 'shutdown',
+  standby: (e) => setStateOf(e.status) === 'standby',
+  running: (e) => setStateOf(e.status) === 'running',
   alarm: (e) => e.alarmCount > 0,
 };
 
@@ -133,13 +141,19 @@ export function createListQueries(db: Db, directory: SetDirectory, scopes: DataS
           }
       list.sort(byNameRank);
     } else {
-      // the company's list is kept in name order by the directory
-      const all = dir.byCompany.get(scope.companyId) ?? [];
       const role = reach.role;
-      list =
-        role.everything || (role.mode === 'company' && role.companyId === scope.companyId)
-          ? all
-          : all.filter((e) => e.ownerUserId === user.id || covers(role, 'set', e));
+      if (role.everything && scope.companyId === user.company_id) {
+        // The platform administrator at home (no other company chosen) manages every company's sets, the same
+        // sets their home page and monitors count; having chosen a company, that company's.
+        list = [...dir.byId.values()].sort(byNameRank);
+      } else {
+        // the company's list is kept in name order by the directory
+        const all = dir.byCompany.get(scope.companyId) ?? [];
+        list =
+          role.everything || (role.mode === 'company' && role.companyId === scope.companyId)
+            ? all
+            : all.filter((e) => e.ownerUserId === user.id || covers(role, 'set', e));
+      }
     }
     const fresh: Candidates = {
       snapshot: dir,
@@ -156,10 +170,8 @@ export function createListQueries(db: Db, directory: SetDirectory, scopes: DataS
     const out = Object.fromEntries(GENSET_STATUS_FILTERS.map((f) => [f, 0])) as Record<GensetStatusFilter, number>;
     out.all = list.length;
     for (const e of list) {
-      if (e.status === 0) out.offline++;
-      else if (e.status === 1) out.shutdown++;
-      else if (e.status === 2) out.standby++;
-      else if (e.status === 3) out.running++;
+      // each set in one state of the partition; the alarm overlay counted apart
+      out[setStateOf(e.status)]++;
       if (e.alarmCount > 0) out.alarm++;
     }
     return out;
@@ -229,6 +241,50 @@ export function createListQueries(db: Db, directory: SetDirectory, scopes: DataS
     return { counts, total: chosen.length, rows };
   }
 
-  return { page };
+  /**
+   * Every set the user sees, in name order (what history/visibility.ts asks the database for, here on the
+   * directory): every set with '*:*'; else those they own or follow and, when the role may view sets, those its
+   * data scope reaches. The home page counts these.
+   */
+  async function visible(user: UserRow, grant: Grant): Promise<DirectoryEntry[]> {
+    const dir = await directory.current();
+    const subs = await subscriptionsOf(user);
+    const reach = await scopes.reach(user, grant);
+    const key = `visible:${user.id}`;
+    const hit = candidates.get(key);
+    if (hit && hit.snapshot === dir && hit.basis === subs && hit.role === reach.role) {
+      keepRecent(candidates, key, hit, CACHED_USERS);
+      return hit.byName;
+    }
+    let list: DirectoryEntry[];
+    if (grant.permissions.includes(ALL_PERMISSIONS)) list = [...dir.byId.values()];
+    else {
+      const role = grant.permissions.includes(Permission.gensetView) ? reach.role : null;
+      const seen = new Set<number>();
+      list = [];
+      const add = (e: DirectoryEntry) => {
+        if (seen.has(e.id)) return;
+        seen.add(e.id);
+        list.push(e);
+      };
+      for (const e of dir.byOwner.get(user.id) ?? []) add(e);
+      for (const id of subs.rights.keys()) {
+        const e = dir.byId.get(id);
+        if (e) add(e);
+      }
+      if (role?.everything) for (const e of dir.byId.values()) add(e);
+      else if (role) for (const e of dir.byCompany.get(role.companyId) ?? []) if (covers(role, 'set', e)) add(e);
+    }
+    list.sort(byNameRank);
+    keepRecent(
+      candidates,
+      key,
+      { snapshot: dir, basis: subs, role: reach.role, byName: list, searches: new Map() },
+      CACHED_USERS,
+    );
+    return list;
+  }
+
+  return { page, visible };
 }
 export type ListQueries = ReturnType<typeof createListQueries>;

@@ -52,6 +52,7 @@ export async function gensetRoutes(
     companyId: req.companyId,
     ip: clientInfo(req).ip,
     lang: req.lang,
+    timeZone: req.timezone,
   });
 
   r.post('/genset/add', {

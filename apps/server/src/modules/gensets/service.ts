@@ -18,7 +18,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import { gensetSearchText } from '../../db/migrations/004-gensets.ts';
 import { AppError, fieldError, forbidden } from '../../lib/errors.ts';
-import { translate } from '../../i18n/messages.ts';
 import type { Grant } from '../account/service.ts';
 import type { SessionContext } from '../auth/service.ts';
 import { atLeast, newCode, type Fleet, type GensetRow } from '../devices/fleet.ts';
@@ -30,6 +29,7 @@ import { detailsOf, detailsText, parseDetails } from './fields.ts';
 import type { SetDirectory } from './directory.ts';
 import { createListQueries, type ListQuery, type ListScope } from './list.ts';
 import { writeOperationLog } from '../../lib/operation-log.ts';
+import { parseFeedback, renderEntry, type LogReader } from '../oplog/render.ts';
 import { departmentOfRow, departmentOptions } from '../account/scope.ts';
 
 export interface GensetServiceOptions {
@@ -50,6 +50,8 @@ export interface Caller {
   companyId: number;
   ip: string;
   lang: Language;
+  /** The reader's IANA zone, for the moments entries name (the server's when absent). */
+  timeZone?: string | undefined;
 }
 
 /** Most rows one export holds. */
@@ -73,7 +75,7 @@ export function createGensetService(opts: GensetServiceOptions) {
   }
 
   /** The set's latest operation-log entries with their matter in the caller's language. */
-  async function recentOperations(set: GensetRow, lang: Language): Promise<GensetOperation[]> {
+  async function recentOperations(set: GensetRow, reader: LogReader): Promise<GensetOperation[]> {
     const rows = await db
       .selectFrom('operation_log')
       .select(['created_at', 'account', 'nickname', 'matter', 'feedback'])
@@ -83,22 +85,16 @@ export function createGensetService(opts: GensetServiceOptions) {
       .orderBy('id', 'desc')
       .limit(RECENT_OPERATIONS)
       .execute();
+    const target = { name: set.name, protocol: (await opts.protocols.get(set.protocol_key))?.doc };
     return rows.map((row) => {
-      let feedback: Record<string, unknown> = {};
-      try {
-        feedback = JSON.parse(row.feedback) as Record<string, unknown>;
-      } catch {
-        // an entry written as plain text keeps no parameters
-      }
-      const params = Object.fromEntries(
-        Object.entries(feedback).filter(([, v]) => typeof v === 'string' || typeof v === 'number'),
-      ) as Record<string, string | number>;
+      const rendered = renderEntry(reader, row.matter, parseFeedback(row.feedback), set.token, target);
       return {
         time: row.created_at,
         account: row.account ?? '',
         nickname: row.nickname ?? '',
-        matter: translate(lang, row.matter, params),
-        outcome: typeof feedback.outcome === 'string' ? feedback.outcome : null,
+        matter: rendered.matter,
+        outcome: rendered.outcome,
+        outcomeText: rendered.outcomeText,
       };
     });
   }
@@ -290,7 +286,9 @@ export function createGensetService(opts: GensetServiceOptions) {
         protocols.get(set.protocol_key),
       ]);
       const manage = atLeast(rights, 'manage');
-      const operations = manage ? await recentOperations(set, caller.lang) : [];
+      const operations = manage
+        ? await recentOperations(set, { lang: caller.lang, timeZone: caller.timeZone ?? '' })
+        : [];
       const department = await departmentOfRow(db, set);
       return {
         token: set.token,

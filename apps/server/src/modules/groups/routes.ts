@@ -3,6 +3,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  groupCommandJob,
+  groupCommandJobRequest,
+  groupCommandJobResponse,
+  groupCommandRequest,
   groupDeleteRequest,
   groupDeleteResponse,
   groupItemRequest,
@@ -14,10 +18,11 @@ import {
 } from '@genset/protocol';
 import { envelope } from '../../lib/envelope.ts';
 import type { GroupService } from './service.ts';
+import type { GroupCommands } from './commands.ts';
 
-export async function groupRoutes(app: FastifyInstance, opts: { groups: GroupService }) {
+export async function groupRoutes(app: FastifyInstance, opts: { groups: GroupService; commands: GroupCommands }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { groups } = opts;
+  const { groups, commands } = opts;
   const tags = ['groups'];
   // `token` names a group here, not a set
   const config = { fieldLabels: { token: 'group' } };
@@ -72,5 +77,33 @@ export async function groupRoutes(app: FastifyInstance, opts: { groups: GroupSer
     config: { ...config, access: { signedIn: true, scope: 'set' } },
     handler: async (req, reply) =>
       reply.ok(await groups.remove(req.session!, req.body.token, req.ip), 'groups.deleted'),
+  });
+
+  r.post('/genset/groupCommand', {
+    schema: {
+      tags,
+      summary:
+        'Give a command to every set of a group (a risky one with the password): the server records the job and ' +
+        'sends it set by set through each set’s command path (a parallel group’s sets at once), each outcome in the ' +
+        'job and the operation log, whether or not the page stays open; a set the caller may not control is refused, ' +
+        'the others carry on. 409 while a command to the group is still running. Answers the job as it starts',
+      body: groupCommandRequest,
+      response: { 200: envelope(groupCommandJob) },
+    },
+    config: { ...config, access: { signedIn: true, scope: 'set' } },
+    handler: async (req, reply) => reply.ok(await commands.start(req.session!, req.body, req.lang, req.ip)),
+  });
+
+  r.post('/genset/groupCommandJob', {
+    schema: {
+      tags,
+      summary:
+        'A command given to a group (by id, else the latest): each set’s state and outcome in the request’s ' +
+        'language, and whether it is still running; null when the group has had none',
+      body: groupCommandJobRequest,
+      response: { 200: envelope(groupCommandJobResponse) },
+    },
+    config: { ...config, access: { signedIn: true, scope: 'set' } },
+    handler: async (req, reply) => reply.ok(await commands.job(req.session!, req.body.token, req.body.id, req.lang)),
   });
 }

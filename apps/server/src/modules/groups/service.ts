@@ -102,6 +102,9 @@ export function createGroupService(opts: GroupServiceOptions) {
   }
 
   return {
+    /** The group with its members and the caller's rights on each, if they see every member (404 otherwise). */
+    load,
+
     async nav(ctx: SessionContext, kind: GroupKind | undefined): Promise<GroupNavResponse> {
       const reach = await fleet.scope.reach(ctx.user, ctx.grant);
       const visible = await visibleSets(db, reach).select('g.id').execute();

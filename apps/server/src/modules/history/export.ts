@@ -63,7 +63,7 @@ export function createRuntimeExport(opts: {
 
     const titles = [
       translate(lang, 'history.export.time', { zone: timeZone }),
-      ...(r.resolution === 'raw' ? [translate(lang, 'history.export.status')] : []),
+      translate(lang, 'history.export.status'),
       ...items.map((item) => (item.unit ? `${item.name[lang]} (${unitIn(lang, item.unit)})` : item.name[lang])),
     ];
     const statusName = (s: number | null) => (s === null ? '' : translate(lang, `history.status.${s}`));
@@ -91,7 +91,7 @@ export function createRuntimeExport(opts: {
         lines.push(
           [
             localTime(row.ts, timeZone),
-            ...(r.resolution === 'raw' ? [statusName(row.status)] : []),
+            statusName(row.status),
             ...items.map((item) => {
               const v = row.values[item.key];
               return v === null || v === undefined ? '' : String(v);
@@ -121,7 +121,7 @@ export function createRuntimeExport(opts: {
       views: [{ state: 'frozen', ySplit: 1 }],
     });
     sheet.columns = titles.map((title, i) => {
-      const item = items[i - (r.resolution === 'raw' ? 2 : 1)];
+      const item = items[i - 2];
       return {
         header: title,
         width: i === 0 ? 20 : Math.max(12, Math.min(40, title.length + 2)),
@@ -140,7 +140,7 @@ export function createRuntimeExport(opts: {
         .addRow([
           // Excel times carry no zone: the cell shows the wall-clock time of the user's zone.
           new Date(row.ts + zoneOffset(row.ts, timeZone)),
-          ...(r.resolution === 'raw' ? [statusName(row.status)] : []),
+          statusName(row.status),
           ...items.map((item) => row.values[item.key] ?? null),
         ])
         .commit();

@@ -55,7 +55,9 @@ export async function historyRoutes(
   r.post('/devicedata/getalarmhistory', {
     schema: {
       tags,
-      summary: 'Alarms of a set that started within a range, by level and state, paged (newest first)',
+      summary:
+        'Alarms that started within a range, by level and state, paged (newest first), with the set that raised each: ' +
+        'of one set, or without token of every set the caller sees',
       body: alarmHistoryRequest,
       response: { 200: envelope(alarmHistoryResponse) },
     },
@@ -70,7 +72,7 @@ export async function historyRoutes(
       body: tokenRequest,
       response: { 200: envelope(currentAlarmsResponse) },
     },
-    config: { access: { signedIn: true, scope: 'set' } },
+    config: { access: { permission: Permission.alarmView, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await history.currentAlarms(req.session!, req.body.token, req.lang)),
   });
 

@@ -27,9 +27,11 @@ import type { GensetRow } from '../devices/fleet.ts';
 import type { ProtocolStore } from '../devices/protocols.ts';
 import type { DeviceService } from '../devices/service.ts';
 import { chartStep, daysOf, firstBucket, resolveRange, sourceOf, type ResolvedRange } from './range.ts';
+import { startOfDay } from '../devices/time.ts';
 import { historySql } from './sql.ts';
 import { visibleSets } from './visibility.ts';
 import type { DataScopeService } from '../account/scope.ts';
+import type { ItemStats } from '../devices/ingest/bucket-stats.ts';
 
 export interface HistoryServiceOptions {
   db: Db;
@@ -46,16 +48,8 @@ interface RangeRequest {
   end?: number | undefined;
 }
 
-interface ItemStats {
-  min: number;
-  max: number;
-  sum: number;
-  n: number;
-  first: number;
-  last: number;
-}
-
 const FIFTEEN_MINUTES = 900_000;
+const HOUR = 3_600_000;
 export const LEVELS: readonly AlarmLevelName[] = ['warning', 'shutdown', 'trip'];
 
 /** Counters (energy, run hours, starts) are shown by their last reading; a mean of a counter means nothing. */
@@ -184,14 +178,78 @@ export function createHistoryService(opts: HistoryServiceOptions) {
     };
   }
 
-  function rowFromStats(ts: number, stats: Record<string, ItemStats>, items: DataItem[]): HistoryRow {
+  function rowFromStats(
+    ts: number,
+    stats: Record<string, ItemStats>,
+    items: DataItem[],
+    status: number | null,
+    partial: boolean,
+  ): HistoryRow {
     const values: Record<string, number | null> = {};
     for (const item of items) {
       const s = stats[item.key];
       const round = rounder(item.decimals);
       values[item.key] = !s ? null : isCounter(item) ? round(s.last) : round(s.n > 0 ? s.sum / s.n : null);
     }
-    return { ts, status: null, values };
+    return { ts, status, values, partial };
+  }
+
+  /** The start of the chart point holding the hour or day still under way, if the range reaches it. */
+  function partialPointFrom(set: GensetRow, r: ResolvedRange, step: number, now = Date.now()): number | null {
+    if (r.resolution === 'raw') return null;
+    const current = r.resolution === 'hour' ? now - (now % HOUR) : startOfDay(now, set.time_zone);
+    if (current >= r.end || bucketEnd(current, r.resolution, set.time_zone) <= r.start) return null;
+    if (r.resolution === 'day' || step <= 0) return current;
+    const from = firstBucket(r, set.time_zone);
+    return from + Math.floor((current - from) / step) * step;
+  }
+
+  /** Where an hour or day row ends: the next hour, or the next local midnight of the set's zone. */
+  function bucketEnd(bucket: number, resolution: ResolvedRange['resolution'], timeZone: string): number {
+    return resolution === 'hour' ? bucket + HOUR : startOfDay(bucket + 36 * HOUR, timeZone);
+  }
+
+  /**
+   * The status each bucket's set was in longest (up to now for a bucket not over), from the stored status
+   * changes: the one in force when the first bucket began and those during the buckets. Null where none is known.
+   */
+  async function bucketStatuses(set: GensetRow, spans: { start: number; end: number }[], now: number) {
+    const out = spans.map((): number | null => null);
+    if (!spans.length) return out;
+    const from = Math.min(...spans.map((s) => s.start));
+    const to = Math.min(now, Math.max(...spans.map((s) => s.end)));
+    const before = await db
+      .selectFrom('status_change')
+      .select(['ts', 'status'])
+      .where('genset_id', '=', set.id)
+      .where('ts', '<', from)
+      .orderBy('ts', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    const during = await db
+      .selectFrom('status_change')
+      .select(['ts', 'status'])
+      .where('genset_id', '=', set.id)
+      .where('ts', '>=', from)
+      .where('ts', '<', to)
+      .orderBy('ts')
+      .orderBy('id')
+      .execute();
+    const changes = [...(before ? [before] : []), ...during].map((c) => ({ ts: Number(c.ts), status: c.status }));
+    spans.forEach((span, i) => {
+      const end = Math.min(span.end, now);
+      const time = new Map<number, number>();
+      for (let k = 0; k < changes.length; k++) {
+        const a = Math.max(changes[k]!.ts, span.start);
+        const b = Math.min(changes[k + 1]?.ts ?? end, end);
+        if (b > a) time.set(changes[k]!.status, (time.get(changes[k]!.status) ?? 0) + (b - a));
+      }
+      let best: number | null = null;
+      for (const [status, ms] of time) if (best === null || ms > time.get(best)!) best = status;
+      out[i] = best;
+    });
+    return out;
   }
 
   function rowFromSample(ts: number, status: number, json: string, items: DataItem[]): HistoryRow {
@@ -233,8 +291,20 @@ export function createHistoryService(opts: HistoryServiceOptions) {
       .limit(page.limit)
       .offset(page.offset)
       .execute();
-    return rows.map((row) =>
-      rowFromStats(Number(row.bucket), JSON.parse(row.stats) as Record<string, ItemStats>, items),
+    const now = Date.now();
+    const spans = rows.map((row) => ({
+      start: Number(row.bucket),
+      end: bucketEnd(Number(row.bucket), r.resolution, set.time_zone),
+    }));
+    const statuses = await bucketStatuses(set, spans, now);
+    return rows.map((row, i) =>
+      rowFromStats(
+        Number(row.bucket),
+        JSON.parse(row.stats) as Record<string, ItemStats>,
+        items,
+        statuses[i]!,
+        spans[i]!.end > now,
+      ),
     );
   }
 
@@ -321,6 +391,7 @@ export function createHistoryService(opts: HistoryServiceOptions) {
         ...r,
         timeZone,
         step,
+        partialFrom: partialPointFrom(set, r, step),
         series: items.map((item, i) => ({ ...column(item, lang), points: series[i]! })),
       };
     },
@@ -357,7 +428,7 @@ export function createHistoryService(opts: HistoryServiceOptions) {
     async alarmHistory(
       ctx: SessionContext,
       input: RangeRequest & {
-        token: string;
+        token?: string | undefined;
         level?: AlarmLevelName | undefined;
         state: 'all' | 'active' | 'ended';
         page: number;
@@ -365,11 +436,14 @@ export function createHistoryService(opts: HistoryServiceOptions) {
       },
       lang: Language,
     ) {
-      const { set } = await devices.resolve(ctx, input.token, 'view');
+      // one set, or every set the caller sees
+      const sets = input.token
+        ? [(await devices.resolve(ctx, input.token, 'view')).set.id]
+        : visibleSets(db, await opts.scope.reach(ctx.user, ctx.grant)).select('g.id');
       const r = resolveRange(input);
       let query = db
         .selectFrom('alarm')
-        .where('genset_id', '=', set.id)
+        .where('genset_id', 'in', sets)
         .where('start_ts', '>=', r.start)
         .where('start_ts', '<', r.end);
       if (input.level) query = query.where('level', '=', input.level);
@@ -381,16 +455,18 @@ export function createHistoryService(opts: HistoryServiceOptions) {
         (input.page - 1) * input.size >= total
           ? []
           : await query
-              .selectAll()
+              .innerJoin('genset', 'genset.id', 'alarm.genset_id')
+              .selectAll('alarm')
+              .select(['genset.token as set_token', 'genset.name as set_name'])
               .orderBy('start_ts', 'desc')
-              .orderBy('id', 'desc')
+              .orderBy('alarm.id', 'desc')
               .limit(input.size)
               .offset((input.page - 1) * input.size)
               .execute();
       return {
         start: r.start,
         end: r.end,
-        list: rows.map((row) => alarmEntry(row, lang)),
+        list: rows.map((row) => ({ ...alarmEntry(row, lang), setToken: row.set_token, setName: row.set_name })),
         total,
         page: input.page,
         size: input.size,

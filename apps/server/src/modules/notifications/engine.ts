@@ -96,9 +96,14 @@ export interface EngineOptions {
   holder?: string;
   tickMs?: number;
   now?: () => number;
-  /** Refuses a webhook address at sending time too (names resolve differently over time). */
-  checkWebhookUrl?: (url: string) => Promise<string | null>;
-  fetchImpl?: typeof fetch;
+  /**
+   * Posts a webhook's body and answers the receiver's status; checks the address again at sending time (names
+   * resolve differently over time) and throws when it is refused (webhooks.ts createWebhookPoster).
+   */
+  postWebhook: (
+    url: string,
+    init: { headers: Record<string, string>; body: string; timeoutMs: number },
+  ) => Promise<number>;
   /** What roles reach (who is told about a set); without one, resolved here. */
   scope?: DataScopeService;
 }
@@ -133,7 +138,6 @@ export function createNotificationEngine(opts: EngineOptions) {
   const { db, log } = opts;
   const now = opts.now ?? Date.now;
   const holder = opts.holder ?? `notify-${process.pid}-${randomUUID().slice(0, 8)}`;
-  const doFetch = opts.fetchImpl ?? fetch;
   const scope = opts.scope ?? createDataScope({ db });
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | null = null;
@@ -254,7 +258,12 @@ export function createNotificationEngine(opts: EngineOptions) {
               channel,
               target,
               group_key: groupKey,
-              payload: JSON.stringify({ kind, facts, language: settings.language, timeZone: settings.timeZone }),
+              payload: JSON.stringify({
+                kind,
+                facts,
+                language: reader.user.language || settings.language,
+                timeZone: settings.timeZone,
+              }),
               not_before: Math.max(slot, quiet ?? 0),
               created_at: t,
             });
@@ -383,8 +392,6 @@ export function createNotificationEngine(opts: EngineOptions) {
       ? await db.selectFrom('webhook').selectAll().where('id', '=', row.webhook_id).executeTakeFirst()
       : undefined;
     if (!hook) throw new Error('the webhook was deleted');
-    const refused = await opts.checkWebhookUrl?.(hook.url);
-    if (refused) throw new Error(refused);
     const p = JSON.parse(row.payload) as { kind: NoticeKind; facts: NoticeFacts };
     const timestamp = String(Math.floor(now() / 1000));
     const en = renderNotice(p.kind, p.facts, 'en-US');
@@ -397,11 +404,9 @@ export function createNotificationEngine(opts: EngineOptions) {
       text: en.text,
       data: p.facts,
     });
-    const res = await doFetch(hook.url, {
-      method: 'POST',
+    const status = await opts.postWebhook(hook.url, {
       body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+      timeoutMs: WEBHOOK_TIMEOUT_MS,
       headers: {
         'content-type': 'application/json',
         'user-agent': 'genset-cloud-webhook/1',
@@ -411,11 +416,10 @@ export function createNotificationEngine(opts: EngineOptions) {
         [WEBHOOK_HEADERS.signature]: signWebhook(hook.secret, timestamp, body),
       },
     });
-    await res.body?.cancel().catch(() => undefined);
-    if (res.status < 200 || res.status > 299) {
-      throw Object.assign(new Error(`the receiver answered ${res.status}`), { responseStatus: res.status });
+    if (status < 200 || status > 299) {
+      throw Object.assign(new Error(`the receiver answered ${status}`), { responseStatus: status });
     }
-    return res.status;
+    return status;
   }
 
   async function sendDue() {

@@ -18,12 +18,12 @@ function alarmTitle(facts: NoticeFacts, lang: Language): string {
 function when(ts: unknown, timeZone: unknown, lang: Language, withDate: boolean): string {
   if (typeof ts !== 'number') return '';
   const options: Intl.DateTimeFormatOptions = withDate
-    ? { dateStyle: 'medium', timeStyle: 'short' }
+    ? { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' }
     : { hour: '2-digit', minute: '2-digit' };
   try {
-    return new Intl.DateTimeFormat(lang, { ...options, ...(timeZone ? { timeZone: String(timeZone) } : {}) }).format(
-      ts,
-    );
+    // a time in the set's zone names that zone, so that it is never read as the reader's own
+    const zone: Intl.DateTimeFormatOptions = timeZone ? { timeZone: String(timeZone), timeZoneName: 'short' } : {};
+    return new Intl.DateTimeFormat(lang, { ...options, ...zone }).format(ts);
   } catch {
     return new Intl.DateTimeFormat(lang, options).format(ts);
   }

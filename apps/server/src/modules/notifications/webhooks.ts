@@ -2,9 +2,6 @@
 // be http(s), carry no credentials, and not lead back into this server (nor, unless the deployment allows it,
 // into private networks: a webhook must not become a way to reach what only the server can reach).
 import { randomBytes } from 'node:crypto';
-import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
-import { networkInterfaces } from 'node:os';
 import {
   WEBHOOKS_PER_COMPANY_MAX,
   type NoticeKind,
@@ -16,85 +13,62 @@ import type { Db } from '../../db/database.ts';
 import { AppError } from '../../lib/errors.ts';
 import { ResultCode } from '@genset/protocol';
 import { writeOperationLog } from '../../lib/operation-log.ts';
+import type { AddressPolicy, OutboundRefusal, OutboundTarget } from '../../lib/address-policy.ts';
+import { requestPinned } from '../../lib/outbound-http.ts';
 import type { SessionContext } from '../auth/service.ts';
 
-const PRIVATE = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-] as const)
-  PRIVATE.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-] as const)
-  PRIVATE.addSubnet(net, bits, 'ipv6');
-
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
-LOOPBACK.addSubnet('0.0.0.0', 8, 'ipv4');
-LOOPBACK.addAddress('::1', 'ipv6');
-LOOPBACK.addAddress('::', 'ipv6');
-
-function family(address: string) {
-  return isIP(address) === 6 ? 'ipv6' : 'ipv4';
-}
-
-/** An IPv4 address written as IPv6 (::ffff:10.0.0.1) is checked as the IPv4 address it is. */
-function plain(address: string) {
-  const m = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  return m ? m[1]! : address;
-}
-
-function ownAddresses(): Set<string> {
-  const out = new Set<string>();
-  for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) out.add(a.address);
-  return out;
-}
+const REFUSALS: Record<OutboundRefusal, string> = {
+  self: 'webhook.self',
+  private: 'webhook.private',
+  reserved: 'webhook.reserved',
+  unresolved: 'webhook.unresolved',
+};
 
 export interface UrlCheckOptions {
+  policy: AddressPolicy;
+  /** Private, loopback and this machine's addresses are allowed (WEBHOOK_ALLOW_PRIVATE). */
   allowPrivate: boolean;
-  /** The ports this server listens on (HTTP and others); an address of this machine at one of them is the server. */
-  ownPorts: () => number[];
+}
+
+/** The address to post to, or why it is refused (a message key). */
+async function webhookTarget(opts: UrlCheckOptions, raw: string): Promise<OutboundTarget | string> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'webhook.notHttp';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'webhook.notHttp';
+  if (url.username || url.password) return 'webhook.userInfo';
+  const checked = await opts.policy.check(url, { allowPrivate: opts.allowPrivate });
+  return checked.ok ? checked.target : REFUSALS[checked.reason];
 }
 
 /** Why a webhook address is refused (a message key), or null. */
 export function createWebhookUrlCheck(opts: UrlCheckOptions) {
   return async function check(raw: string): Promise<string | null> {
-    let url: URL;
-    try {
-      url = new URL(raw);
-    } catch {
-      return 'webhook.notHttp';
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'webhook.notHttp';
-    if (url.username || url.password) return 'webhook.userInfo';
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    let addresses: string[];
-    try {
-      addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
-    } catch {
-      return 'webhook.unresolved';
-    }
-    const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
-    const own = ownAddresses();
-    for (const raw of addresses) {
-      const a = plain(raw);
-      const local = LOOPBACK.check(a, family(a)) || own.has(a);
-      if (local && opts.ownPorts().includes(port)) return 'webhook.self';
-      if (!opts.allowPrivate && (local || PRIVATE.check(a, family(a)))) return 'webhook.private';
-    }
-    return null;
+    const target = await webhookTarget(opts, raw);
+    return typeof target === 'string' ? target : null;
   };
 }
 export type WebhookUrlCheck = ReturnType<typeof createWebhookUrlCheck>;
+
+/**
+ * Posts a webhook: the address is checked again now (names resolve differently over time) and the request goes
+ * to exactly the address checked. Throws an error whose message is the refusal's key when refused.
+ */
+export function createWebhookPoster(opts: UrlCheckOptions) {
+  return async function post(
+    raw: string,
+    init: { headers: Record<string, string>; body: string; timeoutMs: number },
+  ): Promise<number> {
+    const target = await webhookTarget(opts, raw);
+    if (typeof target === 'string') throw new Error(target);
+    const res = await requestPinned(new URL(raw), target, { method: 'POST', ...init });
+    return res.status;
+  };
+}
+export type WebhookPoster = ReturnType<typeof createWebhookPoster>;
 
 function refused(key: string) {
   return new AppError(ResultCode.invalid, key, {}, { fieldErrors: [{ field: 'url', rule: key }] });

@@ -30,7 +30,7 @@ export async function logRoutes(app: FastifyInstance, opts: { logs: LogService }
     },
     config,
     preHandler,
-    handler: async (req, reply) => reply.ok(await logs.list(adminCaller(req), req.query)),
+    handler: async (req, reply) => reply.ok(await logs.list(adminCaller(req), req.query, req.timezone)),
   });
 
   r.post('/log/export', {

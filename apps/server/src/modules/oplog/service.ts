@@ -1,14 +1,18 @@
 // The operation-log page (log:view): who did what, when, from where and with what outcome, in the reader's
-// language; one company's entries, or every company's for the platform. Also as an XLSX file.
+// language; one company's entries as far as the reader's data scope reaches, or every company's for the platform.
+// Also as an XLSX file.
 import ExcelJS from 'exceljs';
-import { Permission, type Language, type LogEntry } from '@genset/protocol';
+import { Permission, type LogEntry } from '@genset/protocol';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { OperationLogTable } from '../../db/schema.ts';
 import { translate } from '../../i18n/messages.ts';
+import type { ProtocolStore } from '../devices/protocols.ts';
+import { loadTargets, parseFeedback, renderEntry, type LogReader, type LogTarget } from './render.ts';
 import { formatTime } from '../gensets/export.ts';
 import { isPlatform, requirePermission, type AdminCaller } from '../roles/service.ts';
-import { createLogRepository, type LogFilter } from './repository.ts';
+import type { DataScopeService } from '../account/scope.ts';
+import { createLogRepository, type LogFilter, type LogReach } from './repository.ts';
 
 /** The most entries one file holds. */
 export const LOG_EXPORT_MAX = 50_000;
@@ -21,35 +25,37 @@ interface LogQuery {
   companyId?: number | undefined;
 }
 
-function parseFeedback(text: string): Record<string, unknown> {
-  try {
-    const v = JSON.parse(text) as unknown;
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
-/** The matter in the reader's language, its placeholders filled from what the entry recorded. */
-export function matterText(lang: Language, matter: string, feedback: Record<string, unknown>): string {
-  const params = Object.fromEntries(
-    Object.entries(feedback).filter(([, v]) => typeof v === 'string' || typeof v === 'number'),
-  ) as Record<string, string | number>;
-  return translate(lang, matter, params);
-}
-
-export function createLogService(deps: { db: Db }) {
+export function createLogService(deps: { db: Db; scope?: DataScopeService; protocols?: ProtocolStore }) {
   const repo = createLogRepository(deps.db);
 
-  function filter(caller: AdminCaller, q: LogQuery): LogFilter {
-    requirePermission(caller.ctx, Permission.logView);
-    // the platform reads every company's entries unless it names one; anyone else only their company's
-    const companyId = isPlatform(caller.ctx) ? (q.companyId ?? null) : caller.companyId;
-    return { companyId, keyword: q.keyword, matter: q.matter, start: q.start, end: q.end };
+  /** What a role narrower than its company reaches of the log; undefined for a company-wide one. */
+  async function reachOf(caller: AdminCaller): Promise<LogReach | undefined> {
+    const { user, grant } = caller.ctx;
+    if (!deps.scope) return undefined;
+    const { role } = await deps.scope.reach(user, grant);
+    if (role.everything || role.mode === 'company') return undefined;
+    return {
+      userId: user.id,
+      departments: role.mode === 'departments' ? [...role.departments] : [],
+      sets: role.mode === 'chosen' ? [...role.sets] : [],
+      sites: role.mode === 'chosen' ? [...role.sites] : [],
+    };
   }
 
-  function entry(lang: Language, row: Selectable<OperationLogTable>): LogEntry {
+  async function filter(caller: AdminCaller, q: LogQuery): Promise<LogFilter> {
+    requirePermission(caller.ctx, Permission.logView);
+    // the platform reads every company's entries unless it names one; anyone else only their company's, as far
+    // as their data scope reaches
+    const platform = isPlatform(caller.ctx);
+    const companyId = platform ? (q.companyId ?? null) : caller.companyId;
+    const reach = platform ? undefined : await reachOf(caller);
+    return { companyId, reach, keyword: q.keyword, matter: q.matter, start: q.start, end: q.end };
+  }
+
+  function entry(reader: LogReader, row: Selectable<OperationLogTable>, found: LogTarget | undefined): LogEntry {
     const feedback = parseFeedback(row.feedback);
+    const target = row.target ?? '';
+    const rendered = renderEntry(reader, row.matter, feedback, target, found);
     return {
       id: row.id,
       time: Number(row.created_at),
@@ -57,28 +63,40 @@ export function createLogService(deps: { db: Db }) {
       account: row.account ?? '',
       nickname: row.nickname ?? '',
       matterKey: row.matter,
-      matter: matterText(lang, row.matter, feedback),
+      matter: rendered.matter,
       ip: row.ip ?? '',
-      target: row.target ?? '',
+      target,
+      targetName: rendered.target,
+      outcome: rendered.outcome,
+      outcomeText: rendered.outcomeText,
       feedback,
     };
   }
 
+  async function entries(reader: LogReader, rows: Selectable<OperationLogTable>[]): Promise<LogEntry[]> {
+    const targets = await loadTargets(
+      deps.db,
+      deps.protocols,
+      rows.map((r) => r.target ?? ''),
+    );
+    return rows.map((r) => entry(reader, r, targets.get(r.target ?? '')));
+  }
+
   return {
-    async list(caller: AdminCaller, q: LogQuery & { page: number; size: number }) {
-      const f = filter(caller, q);
+    async list(caller: AdminCaller, q: LogQuery & { page: number; size: number }, timeZone = '') {
+      const f = await filter(caller, q);
       const { rows, total } = await repo.page(f, q.page, q.size);
       // a matter's words without the particulars of one entry
       const matters = (await repo.matters(f.companyId)).map((key) => ({
         key,
         title: translate(caller.lang, key).replace(/\{[^}]+\}/g, '…'),
       }));
-      return { list: rows.map((r) => entry(caller.lang, r)), matters, total, page: q.page, size: q.size };
+      return { list: await entries({ lang: caller.lang, timeZone }, rows), matters, total, page: q.page, size: q.size };
     },
 
     async xlsx(caller: AdminCaller, q: LogQuery, timeZone: string): Promise<Buffer> {
-      const f = filter(caller, q);
-      const rows = (await repo.all(f, LOG_EXPORT_MAX)).map((r) => entry(caller.lang, r));
+      const f = await filter(caller, q);
+      const rows = await entries({ lang: caller.lang, timeZone }, await repo.all(f, LOG_EXPORT_MAX));
       const t = (key: string, params?: Record<string, string | number>) => translate(caller.lang, key, params);
       const workbook = new ExcelJS.Workbook();
       workbook.created = new Date();
@@ -87,8 +105,12 @@ export function createLogService(deps: { db: Db }) {
         { header: t('oplog.export.time', { zone: timeZone }), width: 20, value: (e) => formatTime(e.time, timeZone) },
         { header: t('oplog.export.account'), width: 26, value: (e) => e.account },
         { header: t('oplog.export.nickname'), width: 18, value: (e) => e.nickname },
-        { header: t('oplog.export.matter'), width: 50, value: (e) => e.matter },
-        { header: t('oplog.export.target'), width: 22, value: (e) => e.target },
+        {
+          header: t('oplog.export.matter'),
+          width: 50,
+          value: (e) => (e.outcomeText ? `${e.matter} (${e.outcomeText})` : e.matter),
+        },
+        { header: t('oplog.export.target'), width: 22, value: (e) => e.targetName },
         { header: t('oplog.export.ip'), width: 16, value: (e) => e.ip },
       ];
       sheet.columns = cols.map((c, i) => ({ header: c.header, key: `c${i}`, width: c.width }));

@@ -348,7 +348,7 @@ export function createRemoteConfigService(opts: RemoteConfigOptions) {
       for (const result of results.filter((r) => r.changed)) {
         await logWrite(ctx, set, ip, {
           param: result.key,
-          name: findConfigParam(doc, result.key)!.name['en-US'],
+          name: findConfigParam(doc, result.key)!.name,
           old: result.old,
           new: result.value,
           readBack: result.readBack,

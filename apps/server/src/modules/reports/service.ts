@@ -5,6 +5,7 @@ import {
   hasAnyPermission,
   Permission,
   ResultCode,
+  reportTypesFor,
   unitIn,
   type Language,
   type ReportForm,
@@ -166,12 +167,24 @@ export function createReportService(opts: ReportServiceOptions) {
     async reportOne(ctx: SessionContext, token: string) {
       const set = await reportSet(ctx, token);
       const latest = await repository.latestOfEach(set.id);
+      const doc = (await opts.protocols.get(set.protocol_key))?.doc;
+      const first = await db
+        .selectFrom('rollup_day')
+        .select((eb) => eb.fn.min('bucket').as('first'))
+        .where('genset_id', '=', set.id)
+        .executeTakeFirst();
+      const firstTs = first?.first === null || first?.first === undefined ? null : Number(first.first);
       return {
         token: set.token,
         name: set.name,
         timeZone: set.time_zone,
         latest: latest.map((row) => ({ ...summary(row), type: row.type as ReportType })),
         weatherConfigured: weather.configured,
+        types: reportTypesFor(
+          (doc?.items ?? []).map((i) => i.key),
+          latest.map((row) => row.type as ReportType),
+        ),
+        dataFrom: firstTs === null ? null : dayLabel(firstTs, set.time_zone),
       };
     },
 

@@ -184,7 +184,7 @@ export async function siteRoutes(app: FastifyInstance, opts: { sites: SiteServic
       querystring: siteLogRequest,
       response: { 200: envelope(siteLogResponse) },
     },
-    config: { ...config, access: { permission: Permission.siteView, scope: 'site' } },
+    config: { ...config, access: { permission: Permission.logView, also: Permission.siteView, scope: 'site' } },
     handler: async (req, reply) => reply.ok(await sites.log(req.session!, req.query, req.lang)),
   });
 
@@ -195,7 +195,7 @@ export async function siteRoutes(app: FastifyInstance, opts: { sites: SiteServic
       querystring: siteLogInfoRequest,
       response: { 200: envelope(siteLogInfoResponse) },
     },
-    config: { ...config, access: { permission: Permission.siteView, scope: 'site' } },
+    config: { ...config, access: { permission: Permission.logView, also: Permission.siteView, scope: 'site' } },
     handler: async (req, reply) => reply.ok(await sites.logInfo(req.session!, req.query, req.lang)),
   });
 
@@ -338,7 +338,7 @@ export async function siteRoutes(app: FastifyInstance, opts: { sites: SiteServic
       body: siteTokenRequest,
       response: { 200: envelope(siteCurrentAlarmsResponse) },
     },
-    config: { ...config, access: { permission: Permission.siteView, scope: 'site' } },
+    config: { ...config, access: { permission: Permission.alarmView, also: Permission.siteView, scope: 'site' } },
     handler: async (req, reply) => reply.ok(await sites.currentAlarms(req.session!, req.body.token, req.lang)),
   });
 
@@ -351,7 +351,7 @@ export async function siteRoutes(app: FastifyInstance, opts: { sites: SiteServic
       body: siteAlarmHistoryRequest,
       response: { 200: envelope(siteAlarmHistoryResponse) },
     },
-    config: { ...config, access: { permission: Permission.siteView, scope: 'site' } },
+    config: { ...config, access: { permission: Permission.alarmView, also: Permission.siteView, scope: 'site' } },
     handler: async (req, reply) => reply.ok(await sites.alarmHistory(req.session!, req.body, req.lang)),
   });
 }

@@ -8,7 +8,8 @@ export interface TransferRow {
   id: number;
   genset_id: number;
   from_user_id: number;
-  to_user_id: number;
+  /** null: no account of the name the sender gave exists (the record is never answered). */
+  to_user_id: number | null;
   status: string;
   keep_subscription: string;
   remark: string;
@@ -19,8 +20,9 @@ export interface TransferRow {
   genset_deleted_at: number | null;
   from_account: string | null;
   from_nickname: string;
+  /** The receiving account as the sender named it. */
   to_account: string | null;
-  to_nickname: string;
+  to_nickname: string | null;
 }
 
 export function createTransferRepository(db: Db) {
@@ -29,7 +31,7 @@ export function createTransferRepository(db: Db) {
       .selectFrom('transfer as t')
       .innerJoin('genset as g', 'g.id', 't.genset_id')
       .innerJoin('users as f', 'f.id', 't.from_user_id')
-      .innerJoin('users as r', 'r.id', 't.to_user_id')
+      .leftJoin('users as r', 'r.id', 't.to_user_id')
       .select([
         't.id',
         't.genset_id',
@@ -45,7 +47,7 @@ export function createTransferRepository(db: Db) {
         'g.deleted_at as genset_deleted_at',
         'f.account as from_account',
         'f.nickname as from_nickname',
-        'r.account as to_account',
+        't.to_account',
         'r.nickname as to_nickname',
       ]);
   }
@@ -68,7 +70,8 @@ export function createTransferRepository(db: Db) {
     async insert(row: {
       gensetId: number;
       fromUserId: number;
-      toUserId: number;
+      toUserId: number | null;
+      toAccount: string;
       keepSubscription: string;
       remark: string;
       now: number;
@@ -79,6 +82,7 @@ export function createTransferRepository(db: Db) {
           genset_id: row.gensetId,
           from_user_id: row.fromUserId,
           to_user_id: row.toUserId,
+          to_account: row.toAccount,
           status: 'untreated',
           keep_subscription: row.keepSubscription,
           remark: row.remark,

@@ -34,7 +34,8 @@ export async function transferRoutes(app: FastifyInstance, opts: { transfers: Tr
     schema: {
       tags,
       summary:
-        'Hand a set over (manage rights): the receiving account (must exist, not the caller), what the sender ' +
+        'Hand a set over (manage rights): the receiving account (not the caller; the answer is the same whether ' +
+        'or not it exists, a record for a name nobody holds is never answered and stays until revoked), what the sender ' +
         'keeps once it is accepted (none, a view or a control subscription) and a remark. The record stays ' +
         'untreated until the receiver accepts or rejects it or the sender revokes it; a set has at most one ' +
         'untreated record (409). A refused request stores nothing',

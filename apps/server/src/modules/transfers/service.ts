@@ -63,7 +63,8 @@ const alreadyProcessed = () => new AppError(ResultCode.conflict, 'transfers.alre
 export function createTransferService(opts: TransferServiceOptions) {
   const { db, repository } = opts;
 
-  async function emit(event: TransferEvent) {
+  async function emit(event: TransferEvent | null) {
+    if (!event) return;
     try {
       await opts.onEvent?.(event);
     } catch (err) {
@@ -71,7 +72,9 @@ export function createTransferService(opts: TransferServiceOptions) {
     }
   }
 
-  function eventOf(kind: TransferEventKind, row: TransferRow, actorUserId: number): TransferEvent {
+  /** The step's event; none for a record whose receiver does not exist (nobody is there to tell). */
+  function eventOf(kind: TransferEventKind, row: TransferRow, actorUserId: number): TransferEvent | null {
+    if (row.to_user_id === null) return null;
     return {
       kind,
       transferId: row.id,
@@ -91,7 +94,15 @@ export function createTransferService(opts: TransferServiceOptions) {
       gensetName: row.genset_name,
       direction: row.to_user_id === userId ? 'incoming' : 'outgoing',
       sender: { account: row.from_account ?? '', nickname: row.from_nickname },
-      receiver: { account: row.to_account ?? '', nickname: row.to_nickname },
+      // the sender sees the receiver's name once they answered: before, the record must look the same whether or
+      // not the account exists
+      receiver: {
+        account: row.to_account ?? '',
+        nickname:
+          row.to_user_id === userId || row.status === 'accepted' || row.status === 'rejected'
+            ? (row.to_nickname ?? '')
+            : '',
+      },
       status: row.status as TransferItem['status'],
       keepSubscription: row.keep_subscription as KeepSubscription,
       remark: row.remark,
@@ -106,8 +117,9 @@ export function createTransferService(opts: TransferServiceOptions) {
     const me = caller.ctx.user.id;
     if (!row || (row.from_user_id !== me && row.to_user_id !== me)) throw notFound();
     const mine = side === 'sender' ? row.from_user_id === me : row.to_user_id === me;
+    // the caller holds the permission; it is their side of this record that does not fit (403 means a permission)
     if (!mine)
-      throw new AppError(ResultCode.forbidden, side === 'sender' ? 'transfers.onlySender' : 'transfers.onlyReceiver');
+      throw new AppError(ResultCode.conflict, side === 'sender' ? 'transfers.onlySender' : 'transfers.onlyReceiver');
     if (row.status !== 'untreated') throw alreadyProcessed();
     return row;
   }
@@ -140,23 +152,27 @@ export function createTransferService(opts: TransferServiceOptions) {
         throw err;
       }
       const me = caller.ctx.user;
+      const account = normaliseAccount(input.account);
+      // an account that does not exist (or is disabled) gets a record as any other, which is never answered: the
+      // sender's answer, lists and log are the same either way, so handing over finds out nobody's account
       const receiver = await db
         .selectFrom('users')
         .select(['id', 'account', 'nickname'])
-        .where('account', '=', normaliseAccount(input.account))
+        .where('account', '=', account)
         .where('deleted_at', 'is', null)
         .where('status', '=', 'active')
         .executeTakeFirst();
-      if (!receiver) throw fieldError('account', 'transfers.noSuchAccount');
-      if (receiver.id === me.id) throw fieldError('account', 'transfers.notYourself');
-      if (receiver.id === set.owner_user_id) throw new AppError(ResultCode.conflict, 'transfers.alreadyOwner');
+      if (account === me.account || receiver?.id === me.id) throw fieldError('account', 'transfers.notYourself');
+      if (receiver && receiver.id === set.owner_user_id)
+        throw new AppError(ResultCode.conflict, 'transfers.alreadyOwner');
       if (await repository.untreatedOf(set.id)) throw new AppError(ResultCode.conflict, 'transfers.alreadyPending');
       let id: number;
       try {
         id = await repository.insert({
           gensetId: set.id,
           fromUserId: me.id,
-          toUserId: receiver.id,
+          toUserId: receiver?.id ?? null,
+          toAccount: account,
           keepSubscription: input.keepSubscription,
           remark: input.remark ?? '',
           now: Date.now(),
@@ -168,7 +184,7 @@ export function createTransferService(opts: TransferServiceOptions) {
       }
       await log(db, caller, set.company_id, set.token, 'log.transferRequested', {
         name: set.name,
-        to: partyName(receiver.account, receiver.nickname),
+        to: account,
         keep: input.keepSubscription,
       });
       const row = (await repository.byId(id))!;
@@ -257,7 +273,7 @@ export function createTransferService(opts: TransferServiceOptions) {
         return { previousOwner: set.owner_user_id };
       });
       opts.onSetsChanged?.();
-      const users = new Set([row.from_user_id, row.to_user_id]);
+      const users = new Set([row.from_user_id, caller.ctx.user.id]);
       if (moved.previousOwner !== null) users.add(moved.previousOwner);
       opts.onUsersChanged?.([...users]);
       await emit(eventOf('transfer.accepted', row, caller.ctx.user.id));
@@ -286,7 +302,7 @@ export function createTransferService(opts: TransferServiceOptions) {
       if (set)
         await log(db, caller, set.company_id, row.token, 'log.transferRevoked', {
           name: row.genset_name,
-          to: partyName(row.to_account, row.to_nickname),
+          to: row.to_account ?? '',
         });
       await emit(eventOf('transfer.revoked', row, caller.ctx.user.id));
       return { id, status: 'revoked' as const };

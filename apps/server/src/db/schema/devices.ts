@@ -1,0 +1,138 @@
+// Protocols, modules and sets, and what the sets send: subscriptions to a set, its latest values, its samples,
+// status changes, alarms and hour/day rollups, how far ingestion has merged them, and the commands sent to
+// modules.
+import type { ColumnType, Generated } from 'kysely';
+
+export interface ProtocolTable {
+  id: Generated<number>;
+  protocol_key: string;
+  version: number;
+  name: string;
+  document: string;
+  status: string;
+  created_at: number;
+  published_at: number | null;
+}
+
+export interface ModemTable {
+  id: Generated<number>;
+  modem_key: string;
+  secret_hash: string;
+  company_id: number;
+  model: string;
+  firmware: string;
+  imei: string;
+  iccid: string;
+  online: number;
+  last_seen_at: number | null;
+  last_seq: number;
+  telemetry: string;
+  created_at: number;
+  /** The secret as an external broker checks it (Mosquitto PBKDF2-SHA512, migration 007); null before. */
+  broker_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The SIM's IMSI when the module reports it (migration 017). */
+  imsi: ColumnType<string, string | undefined, string>;
+  /** A demo module's secret, kept so the demo fleet can sign in after a restart (migration 026); null otherwise. */
+  demo_secret: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface GensetTable {
+  id: Generated<number>;
+  token: string;
+  company_id: number;
+  owner_user_id: number | null;
+  name: string;
+  modem_id: number | null;
+  port: string;
+  address: number;
+  protocol_key: string;
+  time_zone: string;
+  subscription_code: string;
+  control_code: string;
+  details: string;
+  created_at: number;
+  deleted_at: number | null;
+  /** The set's own number (migration 004). */
+  number: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Lower-cased name and number for the lists' search (migration 004). */
+  search_text: ColumnType<string, string | undefined, string>;
+  /** The firmware its controller says it runs (migration 020). */
+  controller_firmware: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The department it belongs to; null: its owner's (migration 025). */
+  department_id: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+export interface SubscriptionTable {
+  id: Generated<number>;
+  genset_id: number;
+  user_id: number;
+  rights: string;
+  created_at: number;
+}
+
+export interface SetLatestTable {
+  genset_id: number;
+  status: number;
+  alarm_count: number;
+  values: string;
+  device_ts: number;
+  updated_at: number;
+  merged_id: number | null;
+}
+
+export interface SampleTable {
+  id: Generated<number>;
+  modem_id: number;
+  seq: number;
+  genset_id: number;
+  ts: number;
+  status: number;
+  values: string;
+}
+
+export interface StatusChangeTable {
+  id: Generated<number>;
+  genset_id: number;
+  status: number;
+  previous: number | null;
+  ts: number;
+  reason: string;
+}
+
+export interface AlarmTable {
+  id: Generated<number>;
+  genset_id: number;
+  code: string;
+  level: string;
+  title: string;
+  start_ts: number;
+  end_ts: number | null;
+  acknowledged: number;
+}
+
+export interface RollupTable {
+  genset_id: number;
+  bucket: number;
+  stats: string;
+  samples: number;
+}
+
+export interface IngestStateTable {
+  name: string;
+  value: number;
+}
+
+export interface CommandTable {
+  id: Generated<number>;
+  request_id: string;
+  genset_id: number | null;
+  modem_id: number;
+  user_id: number | null;
+  kind: string;
+  name: string;
+  request: string;
+  status: string;
+  reply: string | null;
+  created_at: number;
+  finished_at: number | null;
+}
