@@ -1,4 +1,5 @@
-// axe-core finds no serious or critical accessibility violation on the sign-in page and in the shell.
+// axe-core finds no serious or critical accessibility violation on the sign-in page and in the shell; less motion
+// for those who ask for it.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
@@ -30,4 +31,32 @@ test('the shell has no serious or critical violation', async ({ page }) => {
   await page.goto('/user/personal');
   await expect(page.getByTestId('profile-name')).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
+});
+
+/** Animations still running on the page (CSS animations and transitions; the Web Animations API lists both). */
+function runningAnimations(page: Page) {
+  return page.evaluate(() =>
+    document
+      .getAnimations()
+      .filter((a) => a.playState === 'running')
+      .map((a) => (a.effect instanceof KeyframeEffect && a.effect.target ? a.effect.target.className : 'animation')),
+  );
+}
+
+test('for those who ask for less motion nothing moves: the home page with its live sets, and a menu', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL!, reducedMotion: 'reduce' });
+  try {
+    const page = await context.newPage();
+    await openSignedIn(page, { username: 'manager@example.com', password: 'Demo#2026' }, '/index');
+    await expect(page.getByTestId('welcome')).toBeVisible();
+    await expect(page.getByTestId('fleet-map')).toBeVisible();
+    await expect.poll(() => runningAnimations(page)).toEqual([]);
+    await page.getByTestId('user-menu').click();
+    await expect(page.getByRole('menuitem', { name: 'Personal centre' })).toBeVisible();
+    expect(await runningAnimations(page)).toEqual([]);
+  } finally {
+    await context.close();
+  }
 });

@@ -62,7 +62,7 @@ test('exit signs out and returns to sign-in with the current page as redirect', 
   await expect(page.getByTestId('help-list')).toBeVisible();
   const logout = page.waitForResponse((r) => r.url().endsWith('/yewu/logout'));
   await page.getByTestId('user-menu').click();
-  await page.getByRole('menuitem', { name: 'Exit' }).click();
+  await page.getByRole('menuitem', { name: 'Sign out' }).click();
   expect((await (await logout).json()).code).toBe(200);
   await expect(page).toHaveURL(/\/login\?redirect=/);
   expect(new URL(page.url()).searchParams.get('redirect')).toBe('/help/list');

@@ -81,8 +81,12 @@ test('without a set the history page asks for one; the alarm page counts alarms 
   await expect(page.getByRole('heading', { name: 'Alarms', exact: true })).toBeVisible();
   await expect(page.getByTestId('alarm-chart')).toBeVisible();
   for (const level of ['Warning', 'Shutdown', 'Trip']) await expect(page.getByText(level).first()).toBeVisible();
-  await expect(page.getByText('Choose a genset to list its alarms')).toBeVisible();
+  // with all gensets the list is the fleet's: each alarm names its set
+  const fleet = page.getByTestId('alarm-table');
+  await expect(fleet.getByRole('columnheader', { name: 'Genset' })).toBeVisible();
+  await expect(page.getByText(/Choose a genset/)).toHaveCount(0);
   await page.getByTestId('set-picker').click();
   await page.locator('.ant-select-item-option', { hasText: 'City Hospital standby' }).click();
   await expect(page.getByTestId('alarm-table')).toBeVisible();
+  await expect(fleet.getByRole('columnheader', { name: 'Genset' })).toHaveCount(0);
 });

@@ -75,7 +75,7 @@ test('the station layout shows the company, the totals and an alarm badge on its
   await openSignedIn(page, VIEWER, '/ems/index');
   await expect(page.getByTestId('ems-company')).toHaveText('Demo Power Fleet');
   const totals = page.getByTestId('station-totals');
-  for (const label of ['Total charge', 'Total discharge', 'Total income', 'kWh', 'yuan']) {
+  for (const label of ['Total charge', 'Total discharge', 'Total income', 'kWh', '¥']) {
     await expect(totals.getByText(label, { exact: true }).first()).toBeVisible();
   }
   await expect(page.getByTestId('no-station')).toBeVisible();

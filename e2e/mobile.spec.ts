@@ -40,5 +40,5 @@ test('on a phone the administration tables fit the screen: role actions in reach
   const table = page.getByTestId('oplog-table');
   // under one heading, each entry gives the matter, then who and when
   await expect(table.getByRole('columnheader')).toHaveText(['Matter']);
-  await expect(table.getByRole('row').nth(1)).toContainText(/ · \d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
+  await expect(table.getByRole('row').nth(1)).toContainText(/ · \d{2}\/\d{2}\/\d{4}, \d{1,2}:\d{2}:\d{2} [AP]M/);
 });

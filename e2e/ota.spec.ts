@@ -110,7 +110,13 @@ test('the manager uploads module firmware, upgrades a set with it and follows it
 
   const row = files.getByRole('row', { name: /Yard module build/ });
   await expect(row).toContainText('2.0.0');
-  await expect(row).toContainText(`${(image.length / 1024).toFixed(1)} KB`);
+  const size = new Intl.NumberFormat('en-US', {
+    style: 'unit',
+    unit: 'kilobyte',
+    unitDisplay: 'short',
+    maximumFractionDigits: 1,
+  }).format(image.length / 1024);
+  await expect(row).toContainText(size);
   const md5 = createHash('md5').update(image).digest('hex');
   const sha = createHash('sha256').update(image).digest('hex');
   await expect(row).toContainText(`MD5 ${md5.slice(0, 12)}`);

@@ -108,6 +108,12 @@ test('an injected fault raises the alarm badge and shows on the alarm tab, live 
   await expect(current).toBeVisible();
   await expect(fault).toHaveCount(0);
   try {
+    // the trailer drives between its sites with its engine stopped, and a charge failure shows only while the
+    // engine runs: a technician on site switches it to TEST, which parks it and runs it
+    await trailer.setMode('test');
+    await expect
+      .poll(async () => (await trailer.state()).genBreakerClosed, { timeout: 90_000, intervals: [2000] })
+      .toBe(true);
     await trailer.injectFault('charge_fail');
     await expect(fault).toBeVisible({ timeout: 30_000 });
     await expect(fault).toContainText('Warning');
@@ -140,6 +146,7 @@ test('an injected fault raises the alarm badge and shows on the alarm tab, live 
     await expect(history.locator('tr', { hasText: 'Charge alternator failure' }).first()).not.toContainText('Active');
   } finally {
     await trailer.clearFault('charge_fail');
+    await trailer.setMode('auto');
   }
 });
 

@@ -69,7 +69,7 @@ test('in English the manager follows a station live, reads its statistics and se
   // the station layout: its name, status and totals in the header, the alarm count on the second menu item
   await expect(page).toHaveURL(/\/ems\/index\?token=/);
   await expect(page.getByTestId('station-name')).toHaveText(SHANGHAI, LOADED);
-  await expect(page.getByTestId('total-income')).toContainText('yuan');
+  await expect(page.getByTestId('total-income')).toContainText('¥');
   await expect(page.getByTestId('ems-menu').getByRole('menuitem').nth(1).locator('.ant-badge-count')).toBeVisible();
 
   // the energy flow follows the site without a reload
@@ -131,7 +131,7 @@ test('in English the manager follows a station live, reads its statistics and se
   await expect(dialog.locator('.ant-form-item-explain-error')).toBeVisible();
   await dialog.getByTestId('send-password').fill(MANAGER.password);
   await dialog.getByRole('button', { name: 'Send' }).click();
-  await expect(toast(page)).toContainText(`accepted tactic v${sentBefore + 1}`, LIVE);
+  await expect(toast(page)).toContainText(`accepted strategy v${sentBefore + 1}`, LIVE);
   await expect(page.getByTestId('tactic-sent')).toHaveAttribute('data-version', String(sentBefore + 1));
   await expect.poll(() => running(page), LIVE).toBe(String(sentBefore + 1));
   await expect(page.getByTestId('tactic-card')).toContainText('In force');
@@ -151,7 +151,7 @@ test('in Chinese on a phone the station list, the live flow, the statistics and 
   const card = page.getByTestId('site-card').filter({ hasText: VALENCIA });
   await expect(card).toBeVisible();
   await expect(card.getByTestId('site-status')).toHaveText(/^(停机|待机|充电中|放电中)$/, LIVE);
-  await expect(card).toContainText('EUR');
+  await expect(card).toContainText('€');
   let overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
 
@@ -168,7 +168,7 @@ test('in Chinese on a phone the station list, the live flow, the statistics and 
   const periods = page.getByTestId('stats-periods');
   await expect(periods.locator('.ant-table-row')).toHaveCount(5, LOADED);
   for (const period of ['尖', '峰', '平', '谷', '合计']) await expect(periods).toContainText(period);
-  await expect(page.getByTestId('stats-totals')).toContainText('EUR');
+  await expect(page.getByTestId('stats-totals')).toContainText('€');
 
   await page.goto(`/ems/strategy?token=${token}`);
   const sentBefore = Number(await page.getByTestId('tactic-sent').getAttribute('data-version'));

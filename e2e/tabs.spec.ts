@@ -110,3 +110,21 @@ test('close all leaves only the pinned Home tab and goes there', async ({ page }
   await expect(page).toHaveURL(/\/index$/);
   await expect(page.getByTestId('welcome')).toBeVisible();
 });
+
+test('a reload keeps the tag strip and its active tab; signing out clears it', async ({ page }) => {
+  await openFourTabs(page);
+  await page.reload();
+  await expectTabs(page, [HOME, LIST, INFO, PERSONAL]);
+  await expect(tag(page, PERSONAL)).toHaveAttribute('data-active', 'true');
+  await expect(tag(page, LIST)).toHaveText(/User manual/);
+  // another language names the kept tabs in its words
+  await page.evaluate(() => localStorage.setItem('lang', 'ru-RU'));
+  await page.reload();
+  await expectTabs(page, [HOME, LIST, INFO, PERSONAL]);
+  await expect(tag(page, LIST)).toHaveText(/Руководство пользователя/);
+  await page.getByTestId('user-menu').click();
+  await page.getByRole('menuitem', { name: 'Выйти' }).click();
+  await expect(page).toHaveURL(/\/login/);
+  await openSignedIn(page, VIEWER, HOME);
+  await expectTabs(page, [HOME]);
+});

@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { config as zodConfig } from 'zod';
 import { App } from './app/app.tsx';
 import { initI18n } from './i18n/index.ts';
+import { openEmbeddedSession } from './api/session.ts';
 import { loadAntdLocale, loadDayjsLocale, storedLanguage } from './i18n/languages.ts';
 import './styles.css';
 
@@ -14,7 +15,12 @@ zodConfig({ jitless: true });
 async function start(): Promise<void> {
   const lang = storedLanguage();
   document.documentElement.lang = lang;
-  const [, antdLocale] = await Promise.all([initI18n(lang), loadAntdLocale(lang), loadDayjsLocale(lang)]);
+  const [, antdLocale] = await Promise.all([
+    initI18n(lang),
+    loadAntdLocale(lang),
+    loadDayjsLocale(lang),
+    openEmbeddedSession(),
+  ]);
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <App antdLocale={antdLocale} />

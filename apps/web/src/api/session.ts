@@ -1,6 +1,6 @@
 // Loading and ending the signed-in session: user info, menu routes, logout.
-import type { RouteEntry, UserInfoResponse } from '@genset/protocol';
-import { useSession } from '../stores/session.ts';
+import type { EmbedCodeResponse, LoginResponse, RouteEntry, UserInfoResponse } from '@genset/protocol';
+import { readStartupQuery, useSession } from '../stores/session.ts';
 import { useTabs } from '../stores/tabs.ts';
 import { get, post } from './request.ts';
 
@@ -44,4 +44,26 @@ export async function logout(): Promise<void> {
   }
   useSession.getState().resetToken();
   useTabs.getState().reset();
+}
+
+/**
+ * An embedded page (iframe=1&code=…) exchanges its one-time code for a session before the first render, and takes
+ * the code out of the address (it works once). A refused code leaves the page signed out: it asks to sign in.
+ */
+export async function openEmbeddedSession(): Promise<void> {
+  const { embedded, code } = readStartupQuery(window.location.search);
+  if (!embedded || !code) return;
+  const url = new URL(window.location.href);
+  url.searchParams.delete('code');
+  window.history.replaceState(window.history.state, '', url.pathname + url.search + url.hash);
+  try {
+    useSession.getState().signIn(await post<LoginResponse>('/user/embedLogin', { code }));
+  } catch {
+    // the request layer has said why
+  }
+}
+
+/** A one-time code that opens this account's console in another embedded page (valid a minute, used once). */
+export async function embedCode(): Promise<string> {
+  return (await post<EmbedCodeResponse>('/user/embedCode', {})).code;
 }

@@ -1,49 +1,31 @@
-// Confirmation of one command: the set (or the sets of a group) and the command named; a risky one also carries
-// the warning that non-professionals must not operate and asks for the account password (spec 5). The outcome
-// is read from the raw answer (spec 8): for one set, success or the server's reason as a message; for a group,
-// each set's result in the dialog. A wrong password stays in the form.
+// Confirmation of one command to one set: the set and the command named; a risky one also carries the warning
+// that non-professionals must not operate and asks for the account password (spec 5). The outcome is read from
+// the raw answer (spec 8): success or the server's reason as a message. A wrong password stays in the form. (A
+// command to a whole group is the server's job: features/groups/group-command.tsx.)
 import { useState } from 'react';
-import { Alert, App as AntApp, Form, Input, List, Modal, Typography, type ButtonProps } from 'antd';
-import { CheckCircleFilled, CloseCircleFilled } from '@ant-design/icons';
+import { Alert, App as AntApp, Form, Input, Modal, Typography, type ButtonProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ResultCode, type Envelope } from '@genset/protocol';
 import { TOAST_SECONDS } from '../api/feedback.ts';
 import { sendAction, type CommandOutcome, type SetCommand } from '../api/commands.ts';
 
-export interface CommandTarget {
-  token: string;
-  name: string;
-}
-
 export interface CommandDialogProps {
-  /** One set… */
-  token?: string;
+  token: string;
   setName?: string;
-  /** …or every set of a group, each sent the command and reported on. */
-  group?: { name: string; sets: CommandTarget[] };
   command: SetCommand | null;
   onClose: () => void;
 }
 
-interface TargetResult {
-  target: CommandTarget;
-  ok: boolean;
-  text: string;
-}
-
 const succeeded = (answer: Envelope<CommandOutcome>) => answer.code === ResultCode.ok && answer.data?.state !== 'error';
 
-export function CommandDialog({ token, setName, group, command, onClose }: CommandDialogProps) {
+export function CommandDialog({ token, setName, command, onClose }: CommandDialogProps) {
   const { t } = useTranslation();
   const { message } = AntApp.useApp();
   const [form] = Form.useForm<{ password: string }>();
   const [sending, setSending] = useState(false);
-  const [results, setResults] = useState<TargetResult[] | null>(null);
-  const targets: CommandTarget[] = group ? group.sets : token ? [{ token, name: setName ?? '' }] : [];
 
   const close = () => {
     form.resetFields();
-    setResults(null);
     onClose();
   };
 
@@ -56,9 +38,9 @@ export function CommandDialog({ token, setName, group, command, onClose }: Comma
     }
   }
 
-  async function submitOne(target: CommandTarget, password: string | undefined) {
+  async function submitOne(password: string | undefined) {
     if (!command) return;
-    const answer = await sendAction(target.token, command.key, password);
+    const answer = await sendAction(token, command.key, password);
     if (succeeded(answer)) {
       void message.success({
         content: t('live.commands.sent', { command: command.title }),
@@ -77,48 +59,13 @@ export function CommandDialog({ token, setName, group, command, onClose }: Comma
     close();
   }
 
-  /** The command to every set at once; each set's answer is shown, whatever the others'. */
-  async function submitAll(password: string | undefined) {
-    if (!command) return;
-    const answers = await Promise.all(
-      targets.map((target) =>
-        sendAction(target.token, command.key, password).then(
-          (answer) => ({ target, answer }),
-          () => ({ target, answer: null }),
-        ),
-      ),
-    );
-    const wrongPassword = answers.every(({ answer }) => answer?.code === ResultCode.invalid);
-    if (command.risky && wrongPassword) {
-      const reason = answers[0]?.answer?.msg || t('live.commands.failed');
-      form.setFields([{ name: 'password', errors: [reason] }]);
-      return;
-    }
-    setResults(
-      answers.map(({ target, answer }) =>
-        answer && succeeded(answer)
-          ? { target, ok: true, text: t('live.commands.done') }
-          : {
-              target,
-              ok: false,
-              text: answer ? answer.msg || answer.data?.info || t('live.commands.failed') : t('live.commands.notSent'),
-            },
-      ),
-    );
-  }
-
   async function submit() {
-    if (!command) return;
-    if (results) {
-      close();
-      return;
-    }
+    if (!command || !token) return;
     const password = await askPassword();
     if (password === false) return;
     setSending(true);
     try {
-      if (group) await submitAll(password);
-      else if (targets[0]) await submitOne(targets[0], password);
+      await submitOne(password);
     } catch {
       // the request layer has shown why the call did not go through
     } finally {
@@ -126,64 +73,26 @@ export function CommandDialog({ token, setName, group, command, onClose }: Comma
     }
   }
 
-  const title = command
-    ? group
-      ? t('live.commands.confirmGroupTitle', { command: command.title, group: group.name })
-      : t('live.commands.confirmTitle', { command: command.title })
-    : null;
+  const title = command ? t('live.commands.confirmTitle', { command: command.title }) : null;
 
   return (
     <Modal
       open={command !== null}
       title={title}
-      okText={results ? t('live.commands.close') : t('live.commands.send')}
+      okText={t('live.commands.send')}
       cancelText={t('common.actions.cancel')}
-      cancelButtonProps={{ style: results ? { display: 'none' } : undefined }}
-      okButtonProps={
-        { danger: command?.risky && !results, loading: sending, 'data-testid': 'command-confirm' } as ButtonProps
-      }
+      okButtonProps={{ danger: command?.risky, loading: sending, 'data-testid': 'command-confirm' } as ButtonProps}
       onOk={() => void submit()}
       onCancel={close}
       destroyOnHidden
       maskClosable={!sending}
       data-testid="command-dialog"
     >
-      {command && results ? (
-        <List
-          size="small"
-          header={<Typography.Text strong>{t('live.commands.results')}</Typography.Text>}
-          dataSource={results}
-          data-testid="command-results"
-          renderItem={(result) => (
-            <List.Item data-testid="command-result" data-ok={result.ok ? 'true' : 'false'}>
-              <List.Item.Meta
-                avatar={
-                  result.ok ? (
-                    <CheckCircleFilled style={{ color: '#389e0d' }} />
-                  ) : (
-                    <CloseCircleFilled style={{ color: '#cf1322' }} />
-                  )
-                }
-                title={result.target.name}
-                description={result.text}
-              />
-            </List.Item>
-          )}
-        />
-      ) : command ? (
+      {command ? (
         <>
           <Typography.Paragraph>
-            {group
-              ? t('live.commands.confirmGroup', { command: command.title, group: group.name, count: targets.length })
-              : t('live.commands.confirm', { command: command.title, set: setName })}
+            {t('live.commands.confirm', { command: command.title, set: setName })}
           </Typography.Paragraph>
-          {group ? (
-            <ul className="command-dialog-sets">
-              {targets.map((target) => (
-                <li key={target.token}>{target.name}</li>
-              ))}
-            </ul>
-          ) : null}
           {command.risky ? (
             <>
               <Alert type="warning" showIcon message={t('live.commands.riskyWarning')} style={{ marginBottom: 16 }} />

@@ -3,6 +3,7 @@
 import { Grid, Table, type TableColumnsType } from 'antd';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { ErrorState } from './error-state.tsx';
+import { useScrollFocus } from './scroll-focus.ts';
 import type { usePaging } from './use-paging.ts';
 
 export function PagedTable<T extends { id: number }>(props: {
@@ -10,20 +11,25 @@ export function PagedTable<T extends { id: number }>(props: {
   paging: ReturnType<typeof usePaging>;
   columns: TableColumnsType<T>;
   testId: string;
+  /** What the table lists, for the scrolling box a keyboard user reaches when the table is wider than the page. */
+  label: string;
 }) {
   const { query, paging } = props;
   const screens = Grid.useBreakpoint();
+  const box = useScrollFocus<HTMLDivElement>(props.label);
   if (query.isError) return <ErrorState onRetry={() => void query.refetch()} />;
   return (
-    <Table<T>
-      rowKey="id"
-      size="middle"
-      loading={query.isFetching}
-      columns={props.columns}
-      dataSource={query.data?.list ?? []}
-      pagination={paging.pagination(query.data?.total ?? 0)}
-      scroll={{ x: screens.sm === false ? undefined : 'max-content' }}
-      data-testid={props.testId}
-    />
+    <div ref={box}>
+      <Table<T>
+        rowKey="id"
+        size="middle"
+        loading={query.isFetching}
+        columns={props.columns}
+        dataSource={query.data?.list ?? []}
+        pagination={paging.pagination(query.data?.total ?? 0)}
+        scroll={{ x: screens.sm === false ? undefined : 'max-content' }}
+        data-testid={props.testId}
+      />
+    </div>
   );
 }

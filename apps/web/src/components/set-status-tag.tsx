@@ -1,8 +1,8 @@
-// A set's status as a coloured tag with its word (never colour alone), and its active alarm count.
+// A set's state as a coloured tag with its word (never colour alone), and beside it, apart, its active alarm count.
 import { Space } from 'antd';
 import { WarningFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { STATUS_TONE, statusKey } from './set-status.ts';
+import { STATUS_TONE, stateWordKey, statusKey } from './set-status.ts';
 import { ToneTag } from './tone-tag.tsx';
 
 export function SetStatusTag({ status, alarmCount = 0 }: { status: number | null | undefined; alarmCount?: number }) {
@@ -10,8 +10,8 @@ export function SetStatusTag({ status, alarmCount = 0 }: { status: number | null
   const key = statusKey(status);
   return (
     <Space size={4} wrap={false}>
-      <ToneTag tone={STATUS_TONE[key]} data-status={key}>
-        {t(`gensets.status.${key}`)}
+      <ToneTag tone={STATUS_TONE[key]} data-status={key} data-state={key}>
+        {t(stateWordKey(status))}
       </ToneTag>
       {alarmCount > 0 ? (
         <ToneTag tone="red" icon={<WarningFilled />} data-testid="alarm-count">

@@ -1,11 +1,15 @@
-// A set's status as the console shows it (spec 3): 0 offline, 1 shutdown, 2 standby, 3 running, and "alarm"
-// when active alarms stand; each with a colour (a tag tone, and hex for maps and charts) and a word.
+// A set's state as the console shows it: one of the partition's four states (protocol SET_STATES: offline,
+// stopped — keyed `shutdown` — standby, running), each with a colour (a tag tone, and hex for maps and charts)
+// and one word (`gensets.status.<state>`) used by every page; active alarms are an overlay shown beside the
+// state (a red ring, a count), never in its place.
+import { setStateOf, SET_STATES, type SetState } from '@genset/protocol';
 import type { Tone } from './tone-tag.tsx';
-export type SetStatusKey = 'offline' | 'shutdown' | 'standby' | 'running' | 'alarm';
 
-export const STATUS_KEYS: readonly SetStatusKey[] = ['offline', 'shutdown', 'standby', 'running', 'alarm'];
+/** A state of the partition, or `alarm` for the overlay (its colour and word in legends and filters). */
+export type SetStatusKey = SetState | 'alarm';
 
-const BY_CODE: Record<number, SetStatusKey> = { 0: 'offline', 1: 'shutdown', 2: 'standby', 3: 'running' };
+/** The partition's states in the order pages list them. */
+export const STATE_ORDER: readonly SetState[] = ['running', 'standby', 'shutdown', 'offline'];
 
 export const STATUS_TONE: Record<SetStatusKey, Tone> = {
   offline: 'grey',
@@ -23,13 +27,14 @@ export const STATUS_HEX: Record<SetStatusKey, string> = {
   alarm: '#cf1322',
 };
 
-/** The status word of a status code (unknown codes read as offline). */
-export function statusKey(code: number | null | undefined): SetStatusKey {
-  return (code !== null && code !== undefined && BY_CODE[code]) || 'offline';
+/** The state of a status code (unknown codes and no data read offline). */
+export function statusKey(code: number | null | undefined): SetState {
+  return setStateOf(code);
 }
 
-/** The key a map or a count uses: alarm outranks the running state when the set is online. */
-export function displayStatus(code: number | null | undefined, alarmCount = 0): SetStatusKey {
-  const key = statusKey(code);
-  return alarmCount > 0 && key !== 'offline' ? 'alarm' : key;
+/** The translation key of a status code's word: the one word of the state in every page. */
+export function stateWordKey(code: number | null | undefined): `gensets.status.${SetState}` {
+  return `gensets.status.${setStateOf(code)}`;
 }
+
+export { SET_STATES };

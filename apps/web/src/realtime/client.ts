@@ -25,12 +25,15 @@ export function realtimeConnection(): RealtimeConnection {
   return shared;
 }
 
-/** Watches on the shared connection; ending it also forgets the data of sets nobody watches any more. */
+/**
+ * Watches on the shared connection; ending it also forgets the data of sets nobody watches any more and the
+ * server no longer pushes (it sends a set's whole state, alarms included, only when the set is newly watched).
+ */
 export function watchSets(watch: Watch): () => void {
   const connection = realtimeConnection();
   const release = connection.watch(watch);
   return () => {
     release();
-    keepOnly(connection.watchedTokens());
+    keepOnly(new Set([...connection.watchedTokens(), ...connection.toldTokens()]));
   };
 }

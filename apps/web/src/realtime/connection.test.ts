@@ -251,4 +251,29 @@ describe('realtime connection', () => {
     expect(clock.delays()).toEqual([]);
     connection.dispose();
   });
+
+  it('counts a set as still pushed while the server was not told otherwise (a watch replaced at once)', async () => {
+    const { connection, clock } = connect();
+    const layout = connection.watch({ token: 'setA', reconnect: true });
+    await until(() => heartbeats().length === 1, 'the heartbeat');
+    expect(connection.toldTokens()).toEqual(new Set(['setA']));
+
+    // the layout's watch changes its retry option: released, then registered again, with no heartbeat between
+    layout();
+    expect(connection.watchedTokens()).toEqual(new Set());
+    expect(connection.toldTokens()).toEqual(new Set(['setA']));
+    const again = connection.watch({ token: 'setA', reconnect: false });
+    expect(heartbeats()).toHaveLength(1);
+
+    // another set: the server is told, and setA is no longer pushed
+    const other = connection.watch({ token: 'setB', reconnect: true });
+    again();
+    await until(() => heartbeats().at(-1)?.token === 'setB' && !heartbeats().at(-1)?.tokens, 'setB alone');
+    expect(connection.toldTokens()).toEqual(new Set(['setB']));
+
+    other();
+    clock.fire(3_000);
+    expect(connection.toldTokens()).toEqual(new Set());
+    connection.dispose();
+  });
 });

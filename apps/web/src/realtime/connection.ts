@@ -72,6 +72,8 @@ export class RealtimeConnection {
   private failures = 0;
   private refused = false;
   private lastHeartbeat = '';
+  /** The sets the server was last told of on the open socket: it pushes these until told otherwise. */
+  private told = new Set<string>();
   private current: ConnectionState = 'idle';
 
   constructor(options: ConnectionOptions) {
@@ -107,6 +109,15 @@ export class RealtimeConnection {
       for (const t of w.tokens ?? []) if (t) all.add(t);
     }
     return all;
+  }
+
+  /**
+   * The sets the server still pushes: those named in the last heartbeat on the open socket. A part that leaves
+   * and comes back before another heartbeat is sent (a layout re-registering its watch) is not sent a fresh
+   * state, so what was received for these must be kept.
+   */
+  toldTokens(): Set<string> {
+    return new Set(this.told);
   }
 
   /** The heartbeat for what is watched now: the latest close watch as `token`, everything else in `tokens`. */
@@ -189,6 +200,7 @@ export class RealtimeConnection {
     }
     this.socket = socket;
     this.lastHeartbeat = '';
+    this.told = new Set();
     if (this.current !== 'offline') this.setState('connecting');
     socket.addEventListener('open', () => {
       if (this.socket !== socket) return;
@@ -215,6 +227,7 @@ export class RealtimeConnection {
     socket.addEventListener('close', (event: CloseEvent) => {
       if (this.socket !== socket) return;
       this.socket = null;
+      this.told = new Set();
       this.lost(event.code);
     });
   }
@@ -243,15 +256,18 @@ export class RealtimeConnection {
   private sendHeartbeat(always: boolean): void {
     const socket = this.socket;
     if (!socket || socket.readyState !== WebSocket.OPEN) return;
-    const text = JSON.stringify(this.heartbeat());
+    const message = this.heartbeat();
+    const text = JSON.stringify(message);
     if (!always && text === this.lastHeartbeat) return;
     this.lastHeartbeat = text;
+    this.told = new Set([message.token, ...(message.tokens ?? [])].filter(Boolean));
     socket.send(text);
   }
 
   private closeSocket(): void {
     const socket = this.socket;
     this.socket = null;
+    this.told = new Set();
     if (this.heartbeatTimer !== null) {
       this.opts.timers.clearInterval(this.heartbeatTimer);
       this.heartbeatTimer = null;

@@ -1,4 +1,5 @@
-// Who is signed in: the token (cookie, or the `yuntoken` query in embedded mode), the company, and what the
+// Who is signed in: the token (cookie, or in embedded mode a session opened with the one-time `code` of the
+// address, kept in memory only), the company, and what the
 // server said about the user after sign-in (info, permissions, company, menu routes).
 import { create } from 'zustand';
 import type { CompanyInfo, LoginResponse, RouteEntry, UserInfoResponse } from '@genset/protocol';
@@ -25,20 +26,22 @@ export interface SessionState {
 
 interface StartupQuery {
   embedded: boolean;
-  yuntoken: string | undefined;
+  /** The one-time code an embedded page is opened with (exchanged for a session at start). */
+  code: string | undefined;
 }
 
 export function readStartupQuery(search: string): StartupQuery {
   const params = new URLSearchParams(search);
-  return { embedded: params.get('iframe') === '1', yuntoken: params.get('yuntoken') || undefined };
+  const embedded = params.get('iframe') === '1';
+  return { embedded, code: (embedded && params.get('code')) || undefined };
 }
 
 function initialState(): Pick<SessionState, 'token' | 'companyId' | 'indexTemplate' | 'embedded'> {
-  const { embedded, yuntoken } = readStartupQuery(typeof window === 'undefined' ? '' : window.location.search);
+  const { embedded } = readStartupQuery(typeof window === 'undefined' ? '' : window.location.search);
   if (embedded) {
-    // Embedded pages are handed a token by their host page; it is not written to the cookie so that the
-    // host's own session in this browser stays untouched.
-    return { embedded, token: yuntoken, companyId: EMBEDDED_COMPANY_ID, indexTemplate: undefined };
+    // Embedded pages open a session of their own with the code their host page hands them; it is kept in
+    // memory, not written to the cookie, so that the host's own session in this browser stays untouched.
+    return { embedded, token: undefined, companyId: EMBEDDED_COMPANY_ID, indexTemplate: undefined };
   }
   return {
     embedded,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addView, applyClose, HOME_VIEW, nextLocation, type VisitedView } from './tabs.ts';
+import { addView, applyClose, HOME_VIEW, nextLocation, restoreViews, type VisitedView } from './tabs.ts';
 
 const view = (path: string): VisitedView => ({ path, fullPath: path, title: path });
 const strip = [HOME_VIEW, view('/a'), view('/b'), view('/c'), view('/d')];
@@ -39,5 +39,15 @@ describe('tag strip', () => {
     expect(nextLocation(others, '/d', '/b', 'closeOthers')).toBe('/b');
     const right = applyClose(strip, 'closeRight', '/b');
     expect(nextLocation(right, '/d', '/b', 'closeRight')).toBe('/b');
+  });
+});
+
+describe('tag strip kept for the browser tab', () => {
+  it('restores the kept views after Home, and Home alone from nothing or from garbage', () => {
+    const kept = JSON.stringify([view('/a'), { path: '/b', fullPath: '/b?x=1', titleKey: 'k' }]);
+    expect(restoreViews(kept)).toEqual([HOME_VIEW, view('/a'), { path: '/b', fullPath: '/b?x=1', titleKey: 'k' }]);
+    expect(restoreViews(null)).toEqual([HOME_VIEW]);
+    expect(restoreViews('{not json')).toEqual([HOME_VIEW]);
+    expect(restoreViews(JSON.stringify([{ path: 'x' }, 3, view('/index')]))).toEqual([HOME_VIEW]);
   });
 });

@@ -81,18 +81,73 @@ export interface TabsState {
   reset(): void;
 }
 
+/** The strip is kept for the browser tab (sessionStorage), so that a reload keeps the visited pages. */
+export const TABS_STORAGE_KEY = 'tags-view';
+
+/** The views kept for this browser tab: Home first, then valid entries; Home alone when none are kept. */
+export function restoreViews(stored: string | null): VisitedView[] {
+  if (!stored) return [HOME_VIEW];
+  try {
+    const parsed: unknown = JSON.parse(stored);
+    if (!Array.isArray(parsed)) return [HOME_VIEW];
+    const views = parsed.filter(
+      (v): v is VisitedView =>
+        typeof v === 'object' &&
+        v !== null &&
+        typeof (v as VisitedView).path === 'string' &&
+        typeof (v as VisitedView).fullPath === 'string' &&
+        (v as VisitedView).path.startsWith('/') &&
+        (v as VisitedView).path !== HOME_PATH,
+    );
+    return [
+      HOME_VIEW,
+      ...views.map((v) => ({
+        path: v.path,
+        fullPath: v.fullPath,
+        ...(typeof v.titleKey === 'string' ? { titleKey: v.titleKey } : {}),
+        ...(typeof v.title === 'string' ? { title: v.title } : {}),
+      })),
+    ];
+  } catch {
+    return [HOME_VIEW];
+  }
+}
+
+function readStored(): string | null {
+  try {
+    return typeof sessionStorage === 'undefined' ? null : sessionStorage.getItem(TABS_STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function keep(views: VisitedView[]) {
+  try {
+    if (typeof sessionStorage === 'undefined') return;
+    if (views.length <= 1) sessionStorage.removeItem(TABS_STORAGE_KEY);
+    else sessionStorage.setItem(TABS_STORAGE_KEY, JSON.stringify(views.filter((v) => !v.pinned)));
+  } catch {
+    // storage full or refused: the strip still works for this page
+  }
+}
+
 export const useTabs = create<TabsState>()((set, get) => ({
-  views: [HOME_VIEW],
+  views: restoreViews(readStored()),
   visit(view) {
     const views = addView(get().views, view);
-    if (views !== get().views) set({ views });
+    if (views !== get().views) {
+      set({ views });
+      keep(views);
+    }
   },
   close(action, path, activePath) {
     const views = applyClose(get().views, action, path);
     set({ views });
+    keep(views);
     return nextLocation(views, activePath, path, action);
   },
   reset() {
     set({ views: [HOME_VIEW] });
+    keep([HOME_VIEW]);
   },
 }));

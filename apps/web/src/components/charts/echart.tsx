@@ -9,8 +9,12 @@
 import { useEffect, useRef, type CSSProperties } from 'react';
 import { init, use as registerCharts, type EChartsCoreOption, type EChartsType } from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
+import { reducedMotion } from '../../app/motion.ts';
 
 registerCharts([CanvasRenderer]);
+
+/** A chart's box, with its ECharts instance. */
+export type ChartElement = HTMLDivElement & { echartsInstance?: EChartsType };
 
 export type ChartEventHandler = (params: unknown) => void;
 
@@ -57,6 +61,9 @@ export function EChart({
     if (!element) return;
     const instance = init(element, undefined, { renderer: 'canvas' });
     chart.current = instance;
+    // the instance on its element, as echarts.getInstanceByDom would give it: page checks read the layout of
+    // titles and legends from it (the canvas has no text to measure)
+    (element as ChartElement).echartsInstance = instance;
     readyRef.current?.(instance);
     let frame = 0;
     const observer = new ResizeObserver(() => {
@@ -75,7 +82,8 @@ export function EChart({
   }, []);
 
   useEffect(() => {
-    chart.current?.setOption(option, { notMerge, lazyUpdate: true });
+    // for those who asked for less motion, series appear drawn instead of growing
+    chart.current?.setOption(reducedMotion ? { ...option, animation: false } : option, { notMerge, lazyUpdate: true });
   }, [option, notMerge]);
 
   useEffect(() => {

@@ -1,6 +1,6 @@
-// Sets on an OpenStreetMap map (Leaflet), one dot per set in its status colour with a legend. When the tiles
-// cannot be loaded (no network, blocked host) the same sets are shown as a list instead; the user can also
-// switch to the list by hand.
+// Sets on an OpenStreetMap map (Leaflet), one dot per set in its state's colour (a red ring for active alarms)
+// with a legend. When the tiles cannot be loaded (no network, blocked host) the same sets are shown as a list
+// instead; the user can also switch to the list by hand.
 import { useEffect, useRef, useState } from 'react';
 import { List, Segmented, Space, Typography } from 'antd';
 import { EnvironmentOutlined, UnorderedListOutlined } from '@ant-design/icons';
@@ -8,7 +8,8 @@ import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
-import { STATUS_HEX, STATUS_KEYS, type SetStatusKey } from '../set-status.ts';
+import type { SetState } from '@genset/protocol';
+import { STATE_ORDER, STATUS_HEX } from '../set-status.ts';
 import './fleet-map.css';
 
 export const OSM_TILES = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
@@ -19,7 +20,9 @@ const TILE_WAIT_MS = 12_000;
 export interface MapPoint {
   key: string;
   name: string;
-  status: SetStatusKey;
+  /** The set's state; its active alarms are shown apart (a red ring and a count). */
+  status: SetState;
+  alarms?: number;
   lat: number;
   lon: number;
   /** A second line in the tooltip and the list (power now, place …). */
@@ -88,10 +91,11 @@ export function FleetMap({
     if (!instance || !group) return;
     group.clearLayers();
     for (const p of points) {
+      const alarmed = (p.alarms ?? 0) > 0;
       const dot = L.circleMarker([p.lat, p.lon], {
         radius: 8,
-        color: '#fff',
-        weight: 2,
+        color: alarmed ? STATUS_HEX.alarm : '#fff',
+        weight: alarmed ? 3 : 2,
         fillColor: STATUS_HEX[p.status],
         fillOpacity: 1,
       });
@@ -99,6 +103,7 @@ export function FleetMap({
       const title = document.createElement('strong');
       title.textContent = p.name;
       tip.append(title, document.createElement('br'), `${t(`gensets.status.${p.status}`)}`);
+      if (alarmed) tip.append(` · ${t('gensets.status.alarmCount', { count: p.alarms })}`);
       if (p.detail) tip.append(` · ${p.detail}`);
       dot.bindTooltip(tip, { direction: 'top', offset: [0, -6] });
       if (p.href) dot.on('click', () => void navigate(p.href!));
@@ -121,12 +126,16 @@ export function FleetMap({
     <div className="fleet-map" data-testid={testId} data-view={showList ? 'list' : 'map'}>
       <div className="fleet-map-bar">
         <Space size={[12, 4]} wrap className="fleet-map-legend" aria-label={t('gensets.map.legend')}>
-          {STATUS_KEYS.map((key) => (
+          {STATE_ORDER.map((key) => (
             <span key={key} className="fleet-map-legend-item">
               <span className="fleet-map-dot" style={{ background: STATUS_HEX[key] }} />
               {t(`gensets.status.${key}`)}
             </span>
           ))}
+          <span className="fleet-map-legend-item">
+            <span className="fleet-map-dot fleet-map-ring" />
+            {t('gensets.status.alarm')}
+          </span>
         </Space>
         {!tilesFailed ? (
           <Segmented<View>
@@ -160,11 +169,15 @@ export function FleetMap({
             locale={{ emptyText: t('gensets.map.noPositions') }}
             renderItem={(p) => (
               <List.Item key={p.key} data-testid="map-list-item">
-                <span className="fleet-map-dot" style={{ background: STATUS_HEX[p.status] }} />
+                <span
+                  className={`fleet-map-dot${(p.alarms ?? 0) > 0 ? ' fleet-map-ring' : ''}`}
+                  style={{ background: STATUS_HEX[p.status] }}
+                />
                 <div className="fleet-map-list-main">
                   {p.href ? <Link to={p.href}>{p.name}</Link> : <span>{p.name}</span>}
                   <Typography.Text type="secondary" className="fleet-map-list-sub">
-                    {t(`gensets.status.${p.status}`)}
+                    <span data-state={p.status}>{t(`gensets.status.${p.status}`)}</span>
+                    {(p.alarms ?? 0) > 0 ? ` · ${t('gensets.status.alarmCount', { count: p.alarms })}` : ''}
                     {p.detail ? ` · ${p.detail}` : ''}
                   </Typography.Text>
                 </div>

@@ -81,7 +81,8 @@ function useChoices() {
   return {
     roles: (roles.data?.list ?? [])
       .filter((r) => r.roleKey !== 'platformAdmin')
-      .map((r) => ({ value: r.id, label: r.name })),
+      // a role beyond what the caller holds is shown but cannot be chosen (the server would refuse it)
+      .map((r) => ({ value: r.id, label: r.name, disabled: !r.assignable })),
     departments: departmentOptions(departments.data ?? []),
   };
 }
@@ -241,7 +242,13 @@ function Applications() {
           { value: 'all', label: t('members.statuses.all') },
         ]}
       />
-      <PagedTable<MemberItem> query={query} paging={paging} columns={columns} testId="members-table" />
+      <PagedTable<MemberItem>
+        query={query}
+        paging={paging}
+        columns={columns}
+        testId="members-table"
+        label={t('members.applications')}
+      />
       <ApproveDialog key={approving?.id ?? 0} member={approving} onClose={() => setApproving(null)} />
     </>
   );
@@ -424,7 +431,13 @@ function Invitations() {
           {t('members.inviteCreate')}
         </Button>
       </Flex>
-      <PagedTable<InviteItem> query={query} paging={paging} columns={columns} testId="invites-table" />
+      <PagedTable<InviteItem>
+        query={query}
+        paging={paging}
+        columns={columns}
+        testId="invites-table"
+        label={t('members.invitations')}
+      />
       <InviteDialog open={creating} onClose={() => setCreating(false)} />
     </>
   );

@@ -9,15 +9,24 @@ import { useTranslation } from 'react-i18next';
 import type { LogEntry } from '@genset/protocol';
 import { PagedTable } from '../../components/paged-table.tsx';
 import { formatDateTime } from '../../components/format.ts';
+import { ToneTag, type Tone } from '../../components/tone-tag.tsx';
 import { usePaging } from '../../components/use-paging.ts';
 import { exportOperationLog, useOperationLog, type LogFilters } from './roles-api.ts';
 
-/** What an entry recorded beyond its matter, as short text. */
-function feedbackText(feedback: Record<string, unknown>): string {
-  return Object.entries(feedback)
-    .filter(([, v]) => v !== null && v !== undefined && v !== '')
-    .map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
-    .join(', ');
+const OUTCOME_TONES: Record<string, Tone> = {
+  ok: 'green',
+  timeout: 'orange',
+  offline: 'grey',
+  refused: 'red',
+  failed: 'red',
+  error: 'red',
+  notTaken: 'orange',
+};
+
+/** How a command or setting write ended, as a tag in the reader's language. */
+function OutcomeTag({ entry }: { entry: LogEntry }) {
+  if (!entry.outcome) return null;
+  return <ToneTag tone={OUTCOME_TONES[entry.outcome] ?? 'grey'}>{entry.outcomeText}</ToneTag>;
 }
 
 export function OplogPage() {
@@ -53,13 +62,21 @@ export function OplogPage() {
       title: t('oplog.feedback'),
       key: 'feedback',
       responsive: ['lg'],
-      render: (_, e) => (
-        <Typography.Text type="secondary" ellipsis={{ tooltip: true }} style={{ maxWidth: 320 }}>
-          {feedbackText(e.feedback) || '—'}
-        </Typography.Text>
-      ),
+      render: (_, e) => (e.outcome ? <OutcomeTag entry={e} /> : '—'),
     },
-    { title: t('oplog.target'), dataIndex: 'target', responsive: ['md'], render: (v: string) => v || '—' },
+    {
+      title: t('oplog.target'),
+      dataIndex: 'targetName',
+      responsive: ['md'],
+      render: (v: string) =>
+        v ? (
+          <Typography.Text ellipsis title={v} style={{ maxWidth: 200 }}>
+            {v}
+          </Typography.Text>
+        ) : (
+          '—'
+        ),
+    },
     { title: t('oplog.ip'), dataIndex: 'ip', responsive: ['md'], render: (v: string) => v || '—' },
   ];
 
@@ -70,8 +87,11 @@ export function OplogPage() {
       key: 'entry',
       render: (_, e) => (
         <Flex vertical>
-          <Typography.Text>{e.matter}</Typography.Text>
+          <Typography.Text>
+            {e.matter} <OutcomeTag entry={e} />
+          </Typography.Text>
           <Typography.Text type="secondary">
+            {e.targetName ? `${e.targetName} · ` : ''}
             {e.nickname || e.account} · {formatDateTime(e.time, true)}
           </Typography.Text>
         </Flex>
@@ -99,6 +119,7 @@ export function OplogPage() {
           showSearch
           optionFilterProp="label"
           placeholder={t('oplog.matterAll')}
+          aria-label={t('oplog.matterAll')}
           style={{ width: 240, maxWidth: '100%' }}
           value={matter}
           options={(query.data?.matters ?? []).map((m) => ({ value: m.key, label: m.title }))}
@@ -138,6 +159,7 @@ export function OplogPage() {
         paging={paging}
         columns={screens.sm === false ? phoneColumns : columns}
         testId="oplog-table"
+        label={t('ems.log.title')}
       />
     </Card>
   );

@@ -306,7 +306,13 @@ export function RolesPage() {
           {t('roles.add')}
         </Button>
       </Flex>
-      <PagedTable<RoleItem> query={query} paging={paging} columns={columns} testId="roles-table" />
+      <PagedTable<RoleItem>
+        query={query}
+        paging={paging}
+        columns={columns}
+        testId="roles-table"
+        label={t('roles.list')}
+      />
       <RoleDrawer
         key={editing?.role?.id ?? 'new'}
         role={editing?.role ?? null}

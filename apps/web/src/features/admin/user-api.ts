@@ -33,7 +33,8 @@ export function useRoleOptions() {
     queryKey: userKeys.roles,
     queryFn: async ({ signal }) => {
       const res = await get<RoleListResponse>('/role/list', { page: 1, size: 50 }, { signal, silent: true });
-      return res.list.map((r) => ({ value: r.id, label: r.name }));
+      // a role beyond what the caller holds is shown but cannot be chosen (the server would refuse it)
+      return res.list.map((r) => ({ value: r.id, label: r.name, disabled: !r.assignable }));
     },
     staleTime: 60_000,
   });

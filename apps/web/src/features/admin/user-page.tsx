@@ -341,7 +341,7 @@ export function UserPage() {
           placeholder={t('admin.user.role')}
           aria-label={t('admin.user.role')}
           style={{ width: screens.md ? 160 : '100%' }}
-          options={roles.data ?? []}
+          options={(roles.data ?? []).map(({ value, label }) => ({ value, label }))}
           onChange={(v?: number) => filter({ roleId: v ?? undefined })}
         />
         <Select

@@ -24,7 +24,7 @@ import { ErrorState } from '../../components/error-state.tsx';
 import { FullPageLoading } from '../../components/full-page-loading.tsx';
 import { FleetMap } from '../../components/map/fleet-map.tsx';
 import { SetStatusTag } from '../../components/set-status-tag.tsx';
-import { displayStatus } from '../../components/set-status.ts';
+import { statusKey } from '../../components/set-status.ts';
 import { formatDateTime, formatValue, localUnit, NONE } from '../../components/format.ts';
 import { useGensetInfo } from './api.ts';
 import { FIELD_GROUPS, PART_FIELDS, type FieldDef } from './form-fields.ts';
@@ -68,7 +68,17 @@ function FieldValue({ field, set }: { field: FieldDef; set: GensetInfo }) {
           </a>
         );
       }
-      return <span className={field.code ? 'genset-mono' : undefined}>{String(value)}</span>;
+      // a value of one token (a date, a time zone, a serial number) is not broken at its hyphens or slashes
+      return (
+        <span
+          className={
+            [field.code ? 'genset-mono' : '', /\s/.test(String(value)) ? '' : 'genset-token'].join(' ').trim() ||
+            undefined
+          }
+        >
+          {String(value)}
+        </span>
+      );
   }
 }
 
@@ -120,7 +130,8 @@ export function GensetDetailPage() {
             {
               key: set.token,
               name: set.name,
-              status: displayStatus(set.status, set.alarmCount),
+              status: statusKey(set.status),
+              alarms: set.alarmCount,
               lat: set.latitude,
               lon: set.longitude,
             },
@@ -216,7 +227,8 @@ export function GensetDetailPage() {
           <Col xs={12} sm={6}>
             <Statistic title={t('gensets.detail.activeAlarms')} value={set.alarmCount} />
           </Col>
-          <Col xs={12} sm={6}>
+          {/* a date and time needs a row of its own on a phone and half of one on a tablet, to stay on one line */}
+          <Col xs={24} sm={12} lg={6}>
             <Statistic title={t('gensets.detail.lastData')} value={formatDateTime(set.lastSeen)} />
           </Col>
           <Col xs={12} sm={6}>

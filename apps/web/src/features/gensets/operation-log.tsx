@@ -11,6 +11,8 @@ const OUTCOME_TONES: Record<string, Tone> = {
   offline: 'grey',
   refused: 'red',
   error: 'red',
+  failed: 'red',
+  notTaken: 'orange',
 };
 
 export function OperationLog({ operations }: { operations: GensetOperation[] }) {
@@ -26,11 +28,7 @@ export function OperationLog({ operations }: { operations: GensetOperation[] }) 
           <div className="genset-name-cell" style={{ width: '100%' }}>
             <span>
               {op.matter}{' '}
-              {op.outcome ? (
-                <ToneTag tone={OUTCOME_TONES[op.outcome] ?? 'grey'}>
-                  {op.outcome in OUTCOME_TONES ? t(`gensets.outcomes.${op.outcome}`) : op.outcome}
-                </ToneTag>
-              ) : null}
+              {op.outcome ? <ToneTag tone={OUTCOME_TONES[op.outcome] ?? 'grey'}>{op.outcomeText}</ToneTag> : null}
             </span>
             <Typography.Text type="secondary" className="genset-sub">
               {formatDateTime(op.time, true)} · {op.nickname || op.account}

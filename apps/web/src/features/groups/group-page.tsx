@@ -1,6 +1,7 @@
 // /genset/groups/{token}: one parallel or multi-set group live, for a technician on a phone as much as at a
 // desk: the bus (voltage, frequency, total kW and kVA), each set's breaker and share of the load, the group's
-// items per set; start or stop the whole group (each set gets the command, each result is reported) or one set.
+// items per set; start or stop the whole group (the server sends each set the command and reports each outcome,
+// whether or not the page stays open) or one set.
 import { useState } from 'react';
 import { Button, Card, Col, Flex, Result, Row, Skeleton, Space, Typography } from 'antd';
 import { ArrowLeftOutlined, PoweroffOutlined, WarningOutlined, CaretRightOutlined } from '@ant-design/icons';
@@ -15,6 +16,7 @@ import { ToneTag } from '../../components/tone-tag.tsx';
 import { useGroupItem } from './api.ts';
 import { BusCard } from './bus-card.tsx';
 import { ConnectionBadge } from './connection-badge.tsx';
+import { GroupCommandCard, GroupCommandDialog } from './group-command.tsx';
 import { useLiveGroup } from './live-group.ts';
 import { MemberCard } from './member-card.tsx';
 import './groups.css';
@@ -49,7 +51,8 @@ export function GroupPage() {
     return <ErrorState error={group.error} onRetry={() => void group.refetch()} />;
   }
   const data = group.data;
-  const allowed = data.rights !== 'view' && data.members.length > 0;
+  // a set the user may not control is refused by the server; the others carry the command out
+  const allowed = data.members.some((m) => m.rights !== 'view');
 
   return (
     <Space direction="vertical" size={12} className="group-page" data-testid="group-page">
@@ -93,10 +96,11 @@ export function GroupPage() {
         </Flex>
         {data.rights === 'view' ? (
           <Typography.Paragraph type="secondary" style={{ margin: '8px 0 0' }} data-testid="group-no-rights">
-            {t('groups.page.noRights')}
+            {allowed ? t('groups.page.someRefused') : t('groups.page.noRights')}
           </Typography.Paragraph>
         ) : null}
       </Card>
+      <GroupCommandCard token={data.token} hidden={chosen !== null && chosen.member === null} />
       <BusCard kind={data.kind} bus={live.bus} />
       <Row gutter={[12, 12]}>
         {live.members.map((member) => (
@@ -112,10 +116,14 @@ export function GroupPage() {
         ))}
       </Row>
       <CommandDialog
-        command={chosen?.command ?? null}
-        {...(chosen?.member
-          ? { token: chosen.member.token, setName: chosen.member.name }
-          : { group: { name: data.name, sets: data.members.map((m) => ({ token: m.token, name: m.name })) } })}
+        command={chosen?.member ? chosen.command : null}
+        token={chosen?.member?.token ?? ''}
+        setName={chosen?.member?.name ?? ''}
+        onClose={() => setChosen(null)}
+      />
+      <GroupCommandDialog
+        command={chosen && !chosen.member ? chosen.command : null}
+        group={{ token: data.token, name: data.name, sets: data.members.map((m) => m.name) }}
         onClose={() => setChosen(null)}
       />
     </Space>

@@ -1,7 +1,7 @@
 // /genset/groups: the user's parallel and multi-set groups with their sets' status; a group opens its live
 // page; groups are made, changed and deleted here (manage rights on every set).
 import { useState } from 'react';
-import { App as AntApp, Button, Card, Col, Flex, Row, Skeleton, Space, Typography } from 'antd';
+import { App as AntApp, Button, Card, Col, Flex, Row, Skeleton, Space, Tooltip, Typography } from 'antd';
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +10,7 @@ import { EmptyState } from '../../components/empty-state.tsx';
 import { ErrorState } from '../../components/error-state.tsx';
 import { SetStatusTag } from '../../components/set-status-tag.tsx';
 import { ToneTag } from '../../components/tone-tag.tsx';
-import { groupLink, useDeleteGroup, useGroupNav } from './api.ts';
+import { groupLink, useDeleteGroup, useGroupNav, useManageableSets } from './api.ts';
 import { GroupFormDialog } from './group-form-dialog.tsx';
 import './groups.css';
 
@@ -20,6 +20,8 @@ export function GroupsPage() {
   const nav = useGroupNav();
   const remove = useDeleteGroup();
   const [editing, setEditing] = useState<{ group: GroupNavEntry | null } | null>(null);
+  const manageable = useManageableSets('');
+  const noSets = manageable.isSuccess && manageable.data.length === 0;
 
   const confirmDelete = (group: GroupNavEntry) =>
     modal.confirm({
@@ -38,18 +40,28 @@ export function GroupsPage() {
     <Card
       title={<h2 className="group-list-title">{t('groups.title')}</h2>}
       extra={
-        <Button
-          type="primary"
-          icon={<PlusOutlined />}
-          onClick={() => setEditing({ group: null })}
-          data-testid="group-new"
-        >
-          {t('groups.list.new')}
-        </Button>
+        // a group is made of sets one manages: without any, the button says why it cannot be used
+        <Tooltip title={noSets ? t('groups.list.noManagedSets') : undefined}>
+          <Button
+            type="primary"
+            icon={<PlusOutlined />}
+            onClick={() => setEditing({ group: null })}
+            disabled={noSets}
+            aria-describedby={noSets ? 'group-new-reason' : undefined}
+            data-testid="group-new"
+          >
+            {t('groups.list.new')}
+          </Button>
+        </Tooltip>
       }
       className="group-list"
       data-testid="groups-page"
     >
+      {noSets ? (
+        <Typography.Paragraph type="secondary" id="group-new-reason" data-testid="group-new-reason">
+          {t('groups.list.noManagedSets')}
+        </Typography.Paragraph>
+      ) : null}
       {nav.isPending ? (
         <Skeleton active paragraph={{ rows: 4 }} />
       ) : nav.isError ? (

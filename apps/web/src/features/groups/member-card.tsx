@@ -65,6 +65,7 @@ export function MemberCard({
           format={() => (share === null ? NONE : `${Math.round(share)}%`)}
           status={share === null ? 'normal' : 'active'}
           size="small"
+          aria-label={t('groups.member.share')}
         />
         <Typography.Text className="group-num" data-testid="member-kw">
           {formatValue(kw, 'kW', 1)}
@@ -73,7 +74,8 @@ export function MemberCard({
       {columns.length > 0 ? (
         <Descriptions
           size="small"
-          column={{ xs: 1, sm: 2, md: 2, lg: 2, xl: 2, xxl: 2 }}
+          // one reading a row: a card of a group is narrow, two columns would squeeze "229 V" below its label
+          column={{ xs: 1, sm: 2, md: 1, lg: 1, xl: 1, xxl: 1 }}
           items={columns.map((column) => ({
             key: column.key,
             label: column.name,

@@ -1,16 +1,18 @@
-// /genset/alarms: alarms per day and level (all sets, or one), and one set's alarms within the range by
-// level and state (active or ended), paged.
+// /genset/alarms: alarms per day and level (all sets, or one), and the alarms within the range by level and
+// state (active or ended), paged: of the chosen set, or of every set with the set named on each.
 import { usePaging } from '../../components/use-paging.ts';
 import { useMemo, useState } from 'react';
 import { Card, Segmented, Select, Space, Statistic, Table, Typography, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import { ALARM_LEVELS, ALARM_STATES, type AlarmEntry, type AlarmLevelName } from '@genset/protocol';
+import { Link } from 'react-router';
+import { ALARM_LEVELS, ALARM_STATES, type AlarmLevelName, type SetAlarmEntry } from '@genset/protocol';
 import { AlarmLevelTag } from '../../components/alarm-level-tag.tsx';
 import { ToneTag } from '../../components/tone-tag.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { ErrorState } from '../../components/error-state.tsx';
 import { formatDateTime } from '../../components/format.ts';
+import { setLinks } from '../gensets/links.ts';
 import { useAlarmChart, useAlarmHistory } from './api.ts';
 import { AlarmChart } from './alarm-chart.tsx';
 import { RangeSelect, rangeRequest } from './range-select.tsx';
@@ -39,11 +41,17 @@ export function AlarmsPage() {
   const { page, size, setPage, pagination } = usePaging();
   const range = rangeRequest(params) ?? { range: 'week' as const };
   const chart = useAlarmChart({ ...(params.token ? { token: params.token } : {}), ...range });
-  const list = useAlarmHistory(
-    params.token ? { token: params.token, ...range, state, page, size, ...(level ? { level } : {}) } : null,
-  );
+  const fleet = !params.token;
+  const list = useAlarmHistory({
+    ...(params.token ? { token: params.token } : {}),
+    ...range,
+    state,
+    page,
+    size,
+    ...(level ? { level } : {}),
+  });
 
-  const columns = useMemo<TableColumnsType<AlarmEntry>>(
+  const columns = useMemo<TableColumnsType<SetAlarmEntry>>(
     () => [
       {
         key: 'level',
@@ -51,6 +59,21 @@ export function AlarmsPage() {
         width: 100,
         render: (_, a) => <AlarmLevelTag level={a.level} />,
       },
+      ...(fleet
+        ? [
+            {
+              key: 'set',
+              title: t('history.alarms.set'),
+              width: 180,
+              ellipsis: { showTitle: true },
+              render: (_: unknown, a: SetAlarmEntry) => (
+                <Link to={setLinks.alarms(a.setToken)} title={a.setName}>
+                  {a.setName}
+                </Link>
+              ),
+            },
+          ]
+        : []),
       { key: 'title', title: t('history.alarms.alarm'), dataIndex: 'title', ellipsis: true },
       {
         key: 'start',
@@ -77,7 +100,7 @@ export function AlarmsPage() {
         render: (_, a) => <span className="history-num">{duration(t, a.start, a.end)}</span>,
       },
     ],
-    [t],
+    [t, fleet],
   );
 
   return (
@@ -144,12 +167,10 @@ export function AlarmsPage() {
           options={ALARM_STATES.map((s) => ({ value: s, label: t(`history.alarms.states.${s}`) }))}
         />
       </div>
-      {!params.token ? (
-        <EmptyState description={t('history.alarms.chooseSet')} />
-      ) : list.isError && !list.data ? (
+      {list.isError && !list.data ? (
         <ErrorState error={list.error} onRetry={() => void list.refetch()} />
       ) : (
-        <Table<AlarmEntry>
+        <Table<SetAlarmEntry>
           size="small"
           rowKey="id"
           columns={columns}

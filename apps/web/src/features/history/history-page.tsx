@@ -2,7 +2,7 @@
 // custom range, as zoomable trends (one panel per unit) and as a table, with XLSX/CSV export.
 import { usePaging } from '../../components/use-paging.ts';
 import { useMemo, useState } from 'react';
-import { Card, Select, Space, Table, Tabs, Typography, type TableColumnsType } from 'antd';
+import { Card, Select, Space, Table, Tabs, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { MAX_HISTORY_ITEMS, type HistoryRow, type MonitorItem } from '@genset/protocol';
 import { EmptyState } from '../../components/empty-state.tsx';
@@ -35,8 +35,19 @@ function HistoryTable({ request }: { request: Parameters<typeof useHistoryTable>
         key: 'ts',
         title: t('history.table.time'),
         fixed: 'left',
-        width: 160,
-        render: (_, row) => <span className="history-num">{formatDateTime(row.ts, true)}</span>,
+        width: 200,
+        render: (_, row) => (
+          <span className="history-num">
+            {formatDateTime(row.ts, true)}
+            {row.partial ? (
+              <Tooltip title={t('history.table.partialHint')}>
+                <Tag className="history-partial" data-testid="history-partial">
+                  {t('history.table.partial')}
+                </Tag>
+              </Tooltip>
+            ) : null}
+          </span>
+        ),
       },
       {
         key: 'status',

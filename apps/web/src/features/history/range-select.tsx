@@ -1,5 +1,5 @@
 // The time range of history pages: last week, month, three months, or a custom range (at most a year).
-import { DatePicker, Segmented, Space } from 'antd';
+import { DatePicker, Segmented } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { HISTORY_RANGES, MAX_RANGE_DAYS, type HistoryRange } from '@genset/protocol';
@@ -22,7 +22,7 @@ export function RangeSelect({ value, onChange }: { value: RangeValue; onChange: 
   const picked: [Dayjs, Dayjs] | null =
     value.start !== undefined && value.end !== undefined ? [dayjs(value.start), dayjs(value.end)] : null;
   return (
-    <Space wrap size={8}>
+    <div className="history-range">
       <Segmented<HistoryRange>
         value={value.range}
         onChange={(range) => {
@@ -39,6 +39,7 @@ export function RangeSelect({ value, onChange }: { value: RangeValue; onChange: 
       />
       {value.range === 'custom' ? (
         <DatePicker.RangePicker
+          className="history-range-picker"
           showTime={{ format: 'HH:mm' }}
           format="YYYY-MM-DD HH:mm"
           value={picked}
@@ -54,6 +55,6 @@ export function RangeSelect({ value, onChange }: { value: RangeValue; onChange: 
           }}
         />
       ) : null}
-    </Space>
+    </div>
   );
 }

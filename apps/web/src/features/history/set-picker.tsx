@@ -2,7 +2,7 @@
 import { useDeferredValue, useState } from 'react';
 import { Select } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { STATUS_HEX, displayStatus } from '../../components/set-status.ts';
+import { STATUS_HEX, statusKey } from '../../components/set-status.ts';
 import { useSetOptions } from './api.ts';
 
 export function SetPicker({
@@ -32,7 +32,8 @@ export function SetPicker({
             width: 8,
             height: 8,
             borderRadius: '50%',
-            background: STATUS_HEX[displayStatus(s.status, s.alarmCount)],
+            background: STATUS_HEX[statusKey(s.status)],
+            boxShadow: s.alarmCount > 0 ? `0 0 0 2px ${STATUS_HEX.alarm}` : undefined,
           }}
         />
         {s.name}

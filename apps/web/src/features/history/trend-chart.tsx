@@ -62,9 +62,29 @@ export function TrendChart({ data, loading }: { data: HistoryChartResponse; load
         { type: 'inside', xAxisIndex: axes, filterMode: 'none' },
         { type: 'slider', xAxisIndex: axes, bottom: 8, height: 24, filterMode: 'none' },
       ],
-      series: data.series.map((s) => {
+      series: data.series.map((s, i) => {
         const panel = units.indexOf(s.unit || '');
+        const firstOfPanel = data.series.findIndex((other) => (other.unit || '') === (s.unit || '')) === i;
+        // the hour or day not over yet: shaded and named, its figures being of the samples so far
+        const partial =
+          data.partialFrom !== null && data.partialFrom !== undefined
+            ? {
+                markArea: {
+                  silent: true,
+                  itemStyle: { color: 'rgba(0, 0, 0, 0.05)' },
+                  label: {
+                    show: firstOfPanel,
+                    position: 'insideTopRight',
+                    color: '#595959',
+                    fontSize: 11,
+                    formatter: t('history.table.partial'),
+                  },
+                  data: [[{ xAxis: data.partialFrom }, { xAxis: data.end }]],
+                },
+              }
+            : {};
         return {
+          ...partial,
           type: 'line',
           name: s.name,
           xAxisIndex: panel,
@@ -84,7 +104,7 @@ export function TrendChart({ data, loading }: { data: HistoryChartResponse; load
         };
       }),
     };
-  }, [data, units]);
+  }, [data, units, t]);
 
   return (
     <EChart

@@ -8,7 +8,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../../components/error-state.tsx';
 import { FleetMap, type MapPoint } from '../../components/map/fleet-map.tsx';
-import { displayStatus } from '../../components/set-status.ts';
+import { statusKey } from '../../components/set-status.ts';
 import { formatValue } from '../../components/format.ts';
 import { useSession } from '../../stores/session.ts';
 import { pushedSince, useFleetRealtime, useRefreshWhenStale } from '../../realtime/index.ts';
@@ -77,7 +77,8 @@ export function HomePage() {
         return {
           key: p.token,
           name: p.name,
-          status: displayStatus(status, l?.alarmnum ?? p.alarmnum),
+          status: statusKey(status),
+          alarms: l?.alarmnum ?? p.alarmnum,
           lat: p.lat,
           lon: p.lng,
           detail: kw !== null && status !== 0 ? formatValue(kw, 'kW', 1) : undefined,

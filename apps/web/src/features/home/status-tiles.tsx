@@ -1,20 +1,22 @@
-// The fleet at a glance: sets by status (each opens My gensets filtered by it), active alarms by level, the
-// output of the whole fleet now and the maintenance tasks due and overdue.
+// The fleet at a glance: sets by state (each opens My gensets filtered by it), the sets with active alarms
+// apart, active alarms by level, the output of the whole fleet now and the maintenance tasks due and overdue.
 import { Card, Col, Row, Space } from 'antd';
-import { ThunderboltOutlined, WarningOutlined } from '@ant-design/icons';
+import { ThunderboltOutlined, WarningFilled, WarningOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { HomeSummaryResponse } from '@genset/protocol';
 import { ALARM_LEVEL_HEX } from '../../components/alarm-level-tag.tsx';
-import { STATUS_HEX, type SetStatusKey } from '../../components/set-status.ts';
+import { STATE_ORDER, STATUS_HEX } from '../../components/set-status.ts';
 import { formatNumber, localUnit } from '../../components/format.ts';
 import { MaintenanceTile } from '../maintenance/home-tile.tsx';
 
 /** The unit as stored; shown in the reader's script (Cyrillic in Russian). */
 const KW = 'kW';
 
-const STATUSES: SetStatusKey[] = ['running', 'standby', 'shutdown', 'offline', 'alarm'];
-
+/**
+ * The sets by state — the partition: each set in exactly one, so the four add up to the total — and, apart and
+ * drawn differently, the overlay of the sets with active alarms (each also counted in its state).
+ */
 export function StatusTiles({ summary, totalKw }: { summary: HomeSummaryResponse; totalKw: number }) {
   const { t } = useTranslation();
   const { counts, alarms } = summary;
@@ -26,13 +28,14 @@ export function StatusTiles({ summary, totalKw }: { summary: HomeSummaryResponse
           <span className="home-tile-value">{counts.total}</span>
         </Link>
       </Col>
-      {STATUSES.map((key) => (
+      {STATE_ORDER.map((key) => (
         <Col key={key} xs={12} sm={8} lg={4}>
           <Link
             to={`/genset/mylist?status=${key}`}
             className="home-tile"
             style={{ borderTopColor: STATUS_HEX[key] }}
             data-testid={`count-${key}`}
+            data-part="state"
           >
             <span className="home-tile-label">
               <span className="home-dot" style={{ background: STATUS_HEX[key] }} />
@@ -42,6 +45,21 @@ export function StatusTiles({ summary, totalKw }: { summary: HomeSummaryResponse
           </Link>
         </Col>
       ))}
+      <Col xs={12} sm={8} lg={4}>
+        <Link
+          to="/genset/mylist?status=alarm"
+          className="home-tile home-tile-overlay"
+          data-testid="count-alarm"
+          data-part="overlay"
+        >
+          <span className="home-tile-label">
+            <WarningFilled style={{ color: STATUS_HEX.alarm }} />
+            {t('gensets.status.alarm')}
+          </span>
+          <span className="home-tile-value">{counts.alarm}</span>
+          <span className="home-tile-note">{t('home.counts.overlayNote')}</span>
+        </Link>
+      </Col>
       <Col xs={24} md={12}>
         <Card size="small" className="home-card-tight">
           <div className="home-wide-tile" data-testid="active-alarms">

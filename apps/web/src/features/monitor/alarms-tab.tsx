@@ -41,8 +41,8 @@ export function AlarmsTab({ token }: { token: string }) {
 
   return (
     <Space direction="vertical" size={12} style={{ width: '100%' }} data-testid="alarms-tab">
-      <ConnectionTag connection={connection} />
-      <CurrentAlarms alarms={live?.alarms ?? null} />
+      <ConnectionTag connection={connection} setOffline={live?.status === 0} />
+      <CurrentAlarms alarms={live?.alarms ?? null} unknown={live?.status === 0} />
       <AlarmHistory
         filter={filter}
         onFilter={setFilter}

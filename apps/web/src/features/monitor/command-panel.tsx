@@ -1,7 +1,8 @@
 // The set's control buttons, one per command of its protocol. Risky ones carry a warning sign; without
-// control rights every button is disabled and the card says why.
+// control rights, or while the set is offline (a command cannot reach it), every button is disabled and the
+// card says why.
 import { useState } from 'react';
-import { Button, Card, Flex, Skeleton, Typography } from 'antd';
+import { Button, Card, Flex, Skeleton, Tooltip, Typography } from 'antd';
 import { WarningOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../../components/error-state.tsx';
@@ -16,7 +17,18 @@ function rank(key: string): number {
   return index === -1 ? ORDER.length : index;
 }
 
-export function CommandPanel({ token, setName, allowed }: { token: string; setName: string; allowed: boolean }) {
+export function CommandPanel({
+  token,
+  setName,
+  allowed,
+  offline = false,
+}: {
+  token: string;
+  setName: string;
+  allowed: boolean;
+  /** The server has the set offline: nothing sent would reach its controller. */
+  offline?: boolean;
+}) {
   const { t } = useTranslation();
   const commands = useCommands(token);
   const [chosen, setChosen] = useState<SetCommand | null>(null);
@@ -34,19 +46,25 @@ export function CommandPanel({ token, setName, allowed }: { token: string; setNa
         <>
           <Flex wrap gap={8}>
             {list.map((command) => (
-              <Button
-                key={command.key}
-                type={command.key === 'start' ? 'primary' : 'default'}
-                danger={command.key === 'stop'}
-                icon={command.risky ? <WarningOutlined /> : undefined}
-                disabled={!allowed}
-                onClick={() => setChosen(command)}
-                data-testid={`command-${command.key}`}
-              >
-                {command.title}
-              </Button>
+              <Tooltip key={command.key} title={offline ? t('live.commands.offline') : undefined}>
+                <Button
+                  type={command.key === 'start' ? 'primary' : 'default'}
+                  danger={command.key === 'stop'}
+                  icon={command.risky ? <WarningOutlined /> : undefined}
+                  disabled={!allowed || offline}
+                  onClick={() => setChosen(command)}
+                  data-testid={`command-${command.key}`}
+                >
+                  {command.title}
+                </Button>
+              </Tooltip>
             ))}
           </Flex>
+          {offline ? (
+            <Typography.Paragraph type="warning" style={{ margin: '8px 0 0' }} data-testid="command-offline">
+              {t('live.commands.offline')}
+            </Typography.Paragraph>
+          ) : null}
           {allowed ? null : (
             <Typography.Paragraph type="secondary" style={{ margin: '8px 0 0' }} data-testid="command-no-rights">
               {t('live.commands.noRights')}

@@ -1,7 +1,8 @@
 // The set's active alarms as the realtime channel reports them: level, title, since when and for how long.
+// While the set is offline its alarm state is unknown: the card says so, with the alarms last reported.
 import type { ReactNode } from 'react';
 import { Card, List, Skeleton, Space, Typography } from 'antd';
-import { CheckCircleOutlined } from '@ant-design/icons';
+import { CheckCircleOutlined, QuestionCircleOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { LiveAlarm } from '../../realtime/index.ts';
 import { AlarmLevelTag } from './alarm-level-tag.tsx';
@@ -18,10 +19,16 @@ export function CurrentAlarms({
   alarms,
   title,
   extra,
+  unknown = false,
+  timeZone,
 }: {
   alarms: LiveAlarm[] | null;
+  /** The set is offline: nothing says which alarms are active now. */
+  unknown?: boolean;
   title?: string;
   extra?: ReactNode;
+  /** The set's time zone: an alarm's start is given there, the zone named. */
+  timeZone?: string | null;
 }) {
   const { t } = useTranslation();
   return (
@@ -40,7 +47,15 @@ export function CurrentAlarms({
       extra={extra}
       data-testid="current-alarms"
     >
-      {alarms === null ? (
+      {unknown ? (
+        <Space size={8} align="start" data-testid="alarms-unknown">
+          <QuestionCircleOutlined style={{ color: '#8c8c8c', marginTop: 4 }} />
+          <Typography.Text type="secondary">
+            {alarms && alarms.length > 0 ? t('live.alarms.unknownLast') : t('live.alarms.unknown')}
+          </Typography.Text>
+        </Space>
+      ) : null}
+      {unknown && !alarms?.length ? null : alarms === null ? (
         <Skeleton active paragraph={{ rows: 2 }} title={false} />
       ) : alarms.length === 0 ? (
         <Space size={8} data-testid="no-alarms">
@@ -60,7 +75,8 @@ export function CurrentAlarms({
                   <Typography.Text strong>{alarm.title}</Typography.Text>
                 </Space>
                 <Typography.Text type="secondary" style={{ fontVariantNumeric: 'tabular-nums' }}>
-                  {t('live.alarms.since', { time: formatTime(alarm.start) })} · <AlarmDuration start={alarm.start} />
+                  {t('live.alarms.since', { time: formatTime(alarm.start, timeZone) })} ·{' '}
+                  <AlarmDuration start={alarm.start} />
                 </Typography.Text>
               </Space>
             </List.Item>

@@ -1,12 +1,12 @@
 // The live dashboard of one set, read at a glance: mode, genset state and power path, eight dials, active
 // alarms, counters and (on the realtime tab) the control buttons. Also the body of the /monitor page.
-import { Alert, Col, Row, Space } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { Col, Row, Space } from 'antd';
 import type { ReactNode } from 'react';
 import { ConnectionTag } from './connection-tag.tsx';
 import { CountersCard } from './counters-card.tsx';
 import { CurrentAlarms } from './current-alarms.tsx';
 import { GaugeGrid } from './gauge-grid.tsx';
+import { OfflineNotice } from './offline-notice.tsx';
 import type { RatedValues } from './gauges.ts';
 import type { LiveItems } from './live-items.ts';
 import { StateStrip } from './state-strip.tsx';
@@ -18,26 +18,22 @@ export interface DashboardProps {
   controls?: ReactNode;
   /** Denser dials for a wall display. */
   compact?: boolean;
+  /** The set's time zone: times of its data are given there, the zone named. */
+  timeZone?: string | null;
 }
 
-export function Dashboard({ items, rated, controls, compact = false }: DashboardProps) {
-  const { t } = useTranslation();
+export function Dashboard({ items, rated, controls, compact = false, timeZone }: DashboardProps) {
+  // the server's status for the set: offline (no data from it) whatever the realtime connection does
+  const setOffline = items.status === 0;
   return (
     <Space direction="vertical" size={12} style={{ width: '100%' }} data-testid="dashboard">
-      <ConnectionTag connection={items.connection} ts={items.ts} />
-      {items.status === 0 ? (
-        <Alert
-          type="warning"
-          showIcon
-          message={items.ts ? t('live.setOffline') : t('live.setNeverSeen')}
-          data-testid="set-offline"
-        />
-      ) : null}
+      <ConnectionTag connection={items.connection} ts={items.ts} setOffline={setOffline} timeZone={timeZone} />
+      {setOffline ? <OfflineNotice ts={items.ts} timeZone={timeZone} /> : null}
       <StateStrip items={items} />
       <GaugeGrid items={items} rated={rated} compact={compact} />
       <Row gutter={[12, 12]}>
         <Col xs={24} lg={12}>
-          <CurrentAlarms alarms={items.alarms} />
+          <CurrentAlarms alarms={items.alarms} unknown={setOffline} timeZone={timeZone} />
         </Col>
         <Col xs={24} lg={12}>
           <Space direction="vertical" size={12} style={{ width: '100%' }}>

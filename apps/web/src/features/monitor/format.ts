@@ -1,35 +1,21 @@
-// Readings and times of the live pages: the protocol's decimals, the interface language's digits, "—"
-// when the controller has no reading.
-import dayjs from 'dayjs';
-import { storedLanguage } from '../../i18n/languages.ts';
-import { localUnit } from '../../components/format.ts';
+// Readings and times of the live pages, through the console's one formatter: the protocol's decimals, the
+// interface language's digits, "—" when the controller has no reading.
+import { formatFixed, formatMoment, NONE, withUnitText } from '../../components/format.ts';
 
-export const NO_READING = '—';
-
-const formats = new Map<string, Intl.NumberFormat>();
+export const NO_READING = NONE;
 
 export function formatReading(value: number | null | undefined, decimals: number): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return NO_READING;
-  const key = `${storedLanguage()}:${decimals}`;
-  let format = formats.get(key);
-  if (!format) {
-    format = new Intl.NumberFormat(storedLanguage(), {
-      minimumFractionDigits: decimals,
-      maximumFractionDigits: decimals,
-    });
-    formats.set(key, format);
-  }
-  return format.format(value);
+  return formatFixed(value, decimals);
 }
 
 /** "1,500 r/min" ("1 500 об/мин" in Russian). */
 export function formatWithUnit(value: number | null | undefined, decimals: number, unit: string): string {
-  const text = formatReading(value, decimals);
-  return text === NO_READING || !unit ? text : `${text} ${localUnit(unit)}`;
+  return withUnitText(formatReading(value, decimals), unit);
 }
 
-export function formatTime(ts: number | null | undefined): string {
-  return ts ? dayjs(ts).format('YYYY-MM-DD HH:mm:ss') : NO_READING;
+/** Date and time with seconds; in a set's zone (named) when one is given. */
+export function formatTime(ts: number | null | undefined, timeZone?: string | null): string {
+  return formatMoment(ts, { seconds: true, timeZone });
 }
 
 /** "3 h 12 min", "45 s": how long an alarm has lasted. */

@@ -31,6 +31,18 @@ describe('dial scales', () => {
     expect(zoneOf(system24, 21)?.word).toBe('low');
   });
 
+  it('follow the reading where the rated battery voltage cannot be right, and the rating where it can', () => {
+    // a healthy 24 V set whose details say 12 V: normal, not a red "high"
+    const misrated = scale('battery', { value: 25.4, rated: { batteryVolts: 12 } });
+    expect([misrated.min, misrated.max]).toEqual([16, 32]);
+    expect(zoneOf(misrated, 25.4)).toMatchObject({ tone: 'ok' });
+    // a 24 V set whose battery has run down to 17 V is low, not a 12 V battery overcharged
+    const flat = scale('battery', { value: 17, rated: { batteryVolts: 24 } });
+    expect(zoneOf(flat, 17)).toMatchObject({ tone: 'danger', word: 'low' });
+    // a 12 V set charging at 14.2 V keeps its rating
+    expect(zoneOf(scale('battery', { value: 14.2, rated: { batteryVolts: 12 } }), 14.2)?.tone).toBe('ok');
+  });
+
   it('settle on the phase voltage only once the generator runs at rated frequency', () => {
     expect(scale('voltage', { peak: 120, frequency: 30 }).max).toBe(300);
     expect(scale('voltage', { peak: 121, frequency: 60 }).max).toBe(150);

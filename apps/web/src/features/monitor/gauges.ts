@@ -2,6 +2,7 @@
 // set's rated values when its details carry them, else what the reading itself suggests (a 12 or 24 V
 // battery, a 50 or 60 Hz set); zones say low, normal and high in colour and in a word.
 import type { EChartsCoreOption } from 'echarts/core';
+import { formatTick } from '../../components/format.ts';
 
 export type Tone = 'neutral' | 'ok' | 'warn' | 'danger';
 /** What a zone means, for the word beside the value (colour is never the only sign). */
@@ -168,8 +169,11 @@ export const GAUGES: readonly GaugeDefinition[] = [
     id: 'battery',
     keys: ['battery_voltage'],
     scale: ({ value, rated }) => {
-      const system =
-        rated.batteryVolts && rated.batteryVolts > 0 ? rated.batteryVolts : value !== null && value > 18 ? 24 : 12;
+      // The rated value of the details, unless the reading cannot be on such a system (25 V on a "12 V" set: the
+      // details are wrong, the controller is right); a low reading on a 24 V system stays low.
+      const read = value !== null && value > 18 ? 24 : 12;
+      const given = rated.batteryVolts && rated.batteryVolts > 0 ? rated.batteryVolts : null;
+      const system = given === null || (value !== null && value > given * 1.5) ? read : given;
       const k = system / 12;
       return {
         min: 8 * k,
@@ -223,7 +227,7 @@ export function effectiveZone(id: GaugeId, zone: Zone | null, engineRunning: boo
 }
 
 function tickLabel(value: number): string {
-  return Math.abs(value) >= 1000 ? `${Math.round(value / 100) / 10}k` : String(Math.round(value * 10) / 10);
+  return formatTick(value);
 }
 
 /** A dial with coloured zones and a needle; the reading itself is written beside it, not on the canvas. */

@@ -1,7 +1,9 @@
 // /manymonitor: the user's sets as a grid of tiles for a wall display, each with status, alarms and key
-// values, kept live over one realtime connection; a status filter and paging for large fleets.
+// values, kept live over one realtime connection; the lists' state filter (states, and the alarm overlay apart)
+// and paging for large fleets.
 import { useState } from 'react';
-import { Col, Pagination, Row, Segmented, Skeleton, Space } from 'antd';
+import { Col, Pagination, Row, Skeleton, Space } from 'antd';
+import { GENSET_STATUS_FILTERS, type GensetStatusFilter } from '@genset/protocol';
 import { ClusterOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -11,32 +13,28 @@ import { useFleetRealtime } from '../../realtime/index.ts';
 import { useMultiStatus } from './api.ts';
 import { ConnectionTag } from './connection-tag.tsx';
 import { MonitorHeader } from './monitor-header.tsx';
-import { SetTile, tileState } from './set-tile.tsx';
+import { SetTile, tileState, type TileState } from './set-tile.tsx';
+import { StatusFilter } from '../gensets/status-filter.tsx';
+import { statusKey } from '../../components/set-status.ts';
 import './monitor.css';
 
 const PAGE_SIZE = 50;
-const FILTERS = ['all', 'running', 'standby', 'stopped', 'offline', 'alarm'] as const;
-type Filter = (typeof FILTERS)[number];
-const FILTER_STATUS: Partial<Record<Filter, number>> = { offline: 0, stopped: 1, standby: 2, running: 3 };
-
 export function ManyMonitorPage() {
   const { t } = useTranslation();
   const [page, setPage] = useState(1);
-  const [filter, setFilter] = useState<Filter>('all');
+  const [filter, setFilter] = useState<GensetStatusFilter>('all');
   const sets = useMultiStatus({ page, size: PAGE_SIZE });
   const list = sets.data?.list ?? [];
   const fleet = useFleetRealtime(list.map((entry) => entry.token));
 
   const states = list.map((entry) => ({ entry, state: tileState(entry, fleet.sets[entry.token]) }));
-  const count = (f: Filter) =>
-    f === 'all'
-      ? states.length
-      : f === 'alarm'
-        ? states.filter((s) => s.state.alarmnum > 0).length
-        : states.filter((s) => s.state.status === FILTER_STATUS[f]).length;
-  const shown = states.filter(({ state }) =>
-    filter === 'all' ? true : filter === 'alarm' ? state.alarmnum > 0 : state.status === FILTER_STATUS[filter],
-  );
+  // the states of the partition (they add up to all) and, apart, the sets with active alarms
+  const matches = (f: GensetStatusFilter, s: TileState) =>
+    f === 'all' ? true : f === 'alarm' ? s.alarmnum > 0 : statusKey(s.status) === f;
+  const counts = Object.fromEntries(
+    GENSET_STATUS_FILTERS.map((f) => [f, states.filter((s) => matches(f, s.state)).length]),
+  ) as Record<GensetStatusFilter, number>;
+  const shown = states.filter(({ state }) => matches(filter, state));
 
   return (
     <div className="monitor-page" data-testid="many-monitor">
@@ -48,14 +46,7 @@ export function ManyMonitorPage() {
       </MonitorHeader>
       <main className="monitor-body">
         <Space direction="vertical" size={12} style={{ width: '100%' }}>
-          <div style={{ overflowX: 'auto' }}>
-            <Segmented<Filter>
-              value={filter}
-              onChange={setFilter}
-              options={FILTERS.map((f) => ({ value: f, label: `${t(`live.many.filters.${f}`)} (${count(f)})` }))}
-              data-testid="many-filter"
-            />
-          </div>
+          <StatusFilter value={filter} counts={counts} onChange={setFilter} testId="many-filter" />
           {sets.isPending ? (
             <Skeleton active paragraph={{ rows: 6 }} />
           ) : sets.isError ? (

@@ -36,7 +36,7 @@ function SetMonitor({ token }: { token: string }) {
         ) : items.error ? (
           <ErrorState error={items.error} onRetry={items.refetch} />
         ) : (
-          <Dashboard items={items} rated={ratedValues(info.data)} compact />
+          <Dashboard items={items} rated={ratedValues(info.data)} timeZone={info.data?.timeZone} compact />
         )}
       </main>
     </>

@@ -49,7 +49,7 @@ export function RealdataTab({ token }: { token: string }) {
 
   return (
     <Space direction="vertical" size={12} style={{ width: '100%' }} data-testid="realdata">
-      <ConnectionTag connection={live.connection} ts={live.ts} />
+      <ConnectionTag connection={live.connection} ts={live.ts} setOffline={live.status === 0} />
       <Card
         size="small"
         title={

@@ -19,7 +19,15 @@ export function RealtimeTab({ token }: { token: string }) {
     <Dashboard
       items={items}
       rated={ratedValues(info.data)}
-      controls={<CommandPanel token={token} setName={status.data?.gsname ?? ''} allowed={allowed} />}
+      timeZone={info.data?.timeZone}
+      controls={
+        <CommandPanel
+          token={token}
+          setName={status.data?.gsname ?? ''}
+          allowed={allowed}
+          offline={items.status === 0}
+        />
+      }
     />
   );
 }

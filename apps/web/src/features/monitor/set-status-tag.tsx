@@ -1,21 +1,20 @@
-// A set's status as a coloured tag with its word: offline, stopped, standby, running (spec 3).
-import { Tag } from 'antd';
+// A set's state as a coloured tag with its word: offline, stopped, standby, running — the same word as every
+// other page's (components/set-status.ts).
+import { ToneTag } from '../../components/tone-tag.tsx';
+import { STATUS_TONE, stateWordKey, statusKey } from '../../components/set-status.ts';
 import { useTranslation } from 'react-i18next';
-
-const COLORS: Record<number, string> = { 0: 'default', 1: 'orange', 2: 'blue', 3: 'green' };
 
 export function SetStatusTag({ status }: { status: number | null | undefined }) {
   const { t } = useTranslation();
   const code = status ?? 0;
-  const known = code in COLORS;
   return (
-    <Tag
-      color={known ? COLORS[code] : 'default'}
-      style={{ marginInlineEnd: 0 }}
+    <ToneTag
+      tone={STATUS_TONE[statusKey(code)]}
       data-testid="status-tag"
-      data-status={code}
+      data-status={String(code)}
+      data-state={statusKey(code)}
     >
-      {t(`top.status.values.${known ? code : 'unknown'}`)}
-    </Tag>
+      {t(stateWordKey(code))}
+    </ToneTag>
   );
 }

@@ -9,6 +9,7 @@ import type { LiveSet } from '../../realtime/index.ts';
 import { localUnit } from '../../components/format.ts';
 import { formatReading } from './format.ts';
 import { SetStatusTag } from './set-status-tag.tsx';
+import { statusKey } from '../../components/set-status.ts';
 
 /** Short names of the usual key values, so three fit side by side; other items keep the protocol's name. */
 const SHORT_NAMES = new Set([
@@ -32,7 +33,7 @@ export interface TileState {
 /** Status, alarms and values of a set: the latest push where there is one, else the list call's answer. */
 export function tileState(entry: MultiStatusEntry, live: LiveSet | undefined): TileState {
   const status = live?.status ?? entry.status;
-  return { status, alarmnum: live?.alarmnum ?? entry.alarmnum, offline: status === 0 };
+  return { status, alarmnum: live?.alarmnum ?? entry.alarmnum, offline: statusKey(status) === 'offline' };
 }
 
 export function SetTile({ entry, live }: { entry: MultiStatusEntry; live: LiveSet | undefined }) {

@@ -68,6 +68,7 @@ export function UpgradeJobs(props: {
           render: (progress: number, job) => (
             <Progress
               percent={Math.round(progress)}
+              aria-label={t('ota.jobs.progress')}
               size="small"
               status={job.state === 'failed' ? 'exception' : job.state === 'updated' ? 'success' : 'active'}
             />

@@ -25,7 +25,7 @@ import { CloudUploadOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { OTA_FILE_BYTES_MAX, OTA_TARGETS, type OtaFile } from '@genset/protocol';
 import { ErrorState } from '../../components/error-state.tsx';
-import { formatDateTime } from '../../components/format.ts';
+import { formatBytes, formatDateTime } from '../../components/format.ts';
 import { applyServerErrors } from '../../components/server-errors.ts';
 import { useGensetList } from '../gensets/api.ts';
 import {
@@ -39,14 +39,6 @@ import {
 } from './api.ts';
 import { UpgradeJobs } from './upgrade-jobs.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
-
-const MB = 1024 * 1024;
-
-export function formatSize(bytes: number): string {
-  if (bytes >= MB) return `${(bytes / MB).toFixed(1)} MB`;
-  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${bytes} B`;
-}
 
 export function UpgradesPage() {
   const { t } = useTranslation();
@@ -90,7 +82,7 @@ export function UpgradesPage() {
             key: 'target',
             render: (_, file) => `${t(`ota.target.${file.target}`)} · ${file.model}`,
           },
-          { title: t('ota.files.size'), dataIndex: 'size', render: (size: number) => formatSize(size) },
+          { title: t('ota.files.size'), dataIndex: 'size', render: (size: number) => formatBytes(size) },
           {
             title: t('ota.files.hashes'),
             key: 'hashes',
@@ -257,13 +249,15 @@ function UploadDialog({ open, onClose }: { open: boolean; onClose: () => void })
           valuePropName="fileList"
           getValueFromEvent={(e: { fileList: unknown[] }) => e.fileList.slice(-1)}
           rules={[{ required: true, type: 'array', min: 1, message: t('validation.required') }]}
-          extra={t('ota.files.fileHint', { mb: Math.round(OTA_FILE_BYTES_MAX / MB) })}
+          extra={t('ota.files.fileHint', { mb: Math.round(OTA_FILE_BYTES_MAX / (1024 * 1024)) })}
         >
           <Upload beforeUpload={() => false} maxCount={1} data-testid="firmware-file">
             <Button icon={<UploadOutlined />}>{t('ota.files.choose')}</Button>
           </Upload>
         </Form.Item>
-        {upload.isPending ? <Progress percent={Math.round(share * 100)} size="small" /> : null}
+        {upload.isPending ? (
+          <Progress percent={Math.round(share * 100)} size="small" aria-label={t('ota.jobs.progress')} />
+        ) : null}
       </Form>
     </Modal>
   );

@@ -10,6 +10,7 @@ import { KeyField, ScalingFields, useEditor, WordInput, WordOrderField } from '.
 import { sectionScreen, useSection } from './section-page.tsx';
 import { ListTable } from './section-table.tsx';
 import { TextFields } from './text-fields.tsx';
+import { formatNumber, localUnit } from '../../components/format.ts';
 
 const PARAM_TYPES = ['u16', 's16', 'u32', 's32', 'float32'] as const;
 type ParamType = (typeof PARAM_TYPES)[number];
@@ -37,7 +38,7 @@ export function isCovered(blocks: readonly PollBlock[], address: number, type: P
 }
 
 export function rangeText(param: { min: number; max: number; unit: string }): string {
-  return `${param.min} … ${param.max}${param.unit ? ` ${param.unit}` : ''}`;
+  return `${formatNumber(param.min, 9)} … ${formatNumber(param.max, 9)}${param.unit ? ` ${localUnit(param.unit)}` : ''}`;
 }
 
 function ConfigParamsTable() {

@@ -29,7 +29,6 @@ import {
 } from '@ant-design/icons';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import dayjs from 'dayjs';
 import {
   PAGE_SIZES,
   PROTOCOL_STATUSES,
@@ -56,12 +55,11 @@ import { ProblemList } from './problem-list.tsx';
 import { MANAGE } from './section-page.tsx';
 import { SECTIONS, sectionPath } from './sections.ts';
 import { StatusTag } from './status-tag.tsx';
+import { formatDateTime } from '../../components/format.ts';
 
 type PageSize = (typeof PAGE_SIZES)[number];
 
-function formatTime(ts: number | null): string {
-  return ts ? dayjs(ts).format('YYYY-MM-DD HH:mm') : '—';
-}
+const formatTime = (ts: number | null) => formatDateTime(ts);
 
 /** An icon button of a row with its action's name as tooltip; `label` names it with its row. */
 function RowButton(props: { title: string; label: string; icon: ReactNode; onClick: () => void }) {

@@ -1,7 +1,7 @@
 // What the page knows about each setting after a write: taken, not taken, no answer, or refused before
 // anything was sent; and the check every value passes before it may be sent.
 import type { ConfigParamValue, ConfigWriteResult } from '@genset/protocol';
-import { localUnit } from '../../components/format.ts';
+import { formatFixed, formatNumber, localUnit, withUnitText } from '../../components/format.ts';
 
 export type Outcome =
   | { kind: 'taken'; changed: boolean; readBack: number | null }
@@ -25,7 +25,7 @@ export function valueProblem(param: ConfigParamValue, value: number): ValueProbl
 }
 
 export function rangeText(param: Pick<ConfigParamValue, 'min' | 'max' | 'unit'>): string {
-  return `${param.min} … ${param.max}${param.unit ? ` ${localUnit(param.unit)}` : ''}`;
+  return `${formatNumber(param.min, 9)} … ${formatNumber(param.max, 9)}${param.unit ? ` ${localUnit(param.unit)}` : ''}`;
 }
 
 /** A value as the controller shows it: the dropdown label, or the number with the parameter's decimals and unit. */
@@ -33,6 +33,5 @@ export function valueText(param: ConfigParamValue, value: number | null, none: s
   if (value === null) return none;
   const option = param.options?.find((candidate) => candidate.value === value);
   if (option) return option.label;
-  const text = value.toFixed(param.decimals);
-  return param.unit ? `${text} ${localUnit(param.unit)}` : text;
+  return withUnitText(formatFixed(value, param.decimals), param.unit);
 }

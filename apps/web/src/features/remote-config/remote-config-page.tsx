@@ -8,7 +8,6 @@ import { ReloadOutlined, SaveOutlined, UndoOutlined } from '@ant-design/icons';
 import { Link, useSearchParams } from 'react-router';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import dayjs from 'dayjs';
 import { ResultCode, type ConfigMenuEntry, type ConfigParamValue, type ConfigWriteResponse } from '@genset/protocol';
 import { readConfig, remoteConfigKeys, useSetStatus, writeConfig, type ConfigWriteFailure } from './api.ts';
 import { ConfigMenuTree } from './config-menu-tree.tsx';
@@ -16,6 +15,7 @@ import { ConfigParamTable } from './config-param-table.tsx';
 import { outcomeOf, rangeText, valueProblem, type Outcome } from './outcome.ts';
 import { WriteDialog, type PendingChange } from './write-dialog.tsx';
 import './remote-config.css';
+import { formatDateTime } from '../../components/format.ts';
 
 interface Notice {
   type: 'success' | 'warning' | 'error';
@@ -209,7 +209,7 @@ export function RemoteConfigPage() {
           <Space wrap>
             {readOk && (
               <Typography.Text type="secondary">
-                {t('remoteConfig.readAt', { time: dayjs(readOk.ts).format('YYYY-MM-DD HH:mm:ss') })}
+                {t('remoteConfig.readAt', { time: formatDateTime(readOk.ts, true) })}
               </Typography.Text>
             )}
             <Button
@@ -241,6 +241,16 @@ export function RemoteConfigPage() {
           </Space>
         </Space>
       </Card>
+      {viewOnly && (
+        // the inputs below are disabled: say why, not only in the write button's tooltip
+        <Alert
+          type="info"
+          showIcon
+          title={t('remoteConfig.viewOnly')}
+          description={t('remoteConfig.viewOnlyWhy')}
+          data-testid="view-only-notice"
+        />
+      )}
       {notice && (
         <Alert
           type={notice.type}

@@ -168,7 +168,12 @@ export function RepairAddPage() {
         {progress !== null ? (
           <div className="repair-progress" role="status" aria-live="polite">
             <Typography.Text type="secondary">{t('repairs.form.sending')}</Typography.Text>
-            <Progress percent={progress} size="small" data-testid="repair-progress" />
+            <Progress
+              percent={progress}
+              size="small"
+              aria-label={t('repairs.form.sending')}
+              data-testid="repair-progress"
+            />
           </div>
         ) : null}
         <Form.Item className="repair-form-actions">

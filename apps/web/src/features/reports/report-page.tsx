@@ -15,7 +15,7 @@ import {
 import dayjs, { type Dayjs } from 'dayjs';
 import { useParams, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { MAX_REPORT_DAYS, REPORT_TYPES, type ReportForm, type ReportType } from '@genset/protocol';
+import { MAX_REPORT_DAYS, type ReportForm, type ReportType } from '@genset/protocol';
 import { ApiError } from '../../api/request.ts';
 import { ErrorState } from '../../components/error-state.tsx';
 import { FullPageLoading } from '../../components/full-page-loading.tsx';
@@ -23,17 +23,11 @@ import { formatDateTime } from '../../components/format.ts';
 import { useSettings } from '../../stores/settings.ts';
 import { exportReport, fetchWeather, prefillReport, useReportInfo, useReportOne, useSaveReport } from './api.ts';
 import { completeForm, formPath } from './fields.ts';
+import { lastMonth, openingPeriod, type Period } from './period.ts';
 import { PrintView } from './print-view.tsx';
 import { ReportHeaderFields, ReportRows } from './report-form.tsx';
 import { VersionsDrawer } from './versions-drawer.tsx';
 import './reports.css';
-
-type Period = [string, string];
-
-function lastMonth(): Period {
-  const start = dayjs().subtract(1, 'month').startOf('month');
-  return [start.format('YYYY-MM-DD'), start.endOf('month').format('YYYY-MM-DD')];
-}
 
 function readType(value: string | null): ReportType {
   return value === '2' ? 2 : 1;
@@ -44,7 +38,7 @@ export function ReportPage() {
   const { message, modal } = AntApp.useApp();
   const { token = '' } = useParams();
   const [query, setQuery] = useSearchParams();
-  const type = readType(query.get('type'));
+  const asked = readType(query.get('type'));
   const versionParam = Number(query.get('version'));
   const version = Number.isInteger(versionParam) && versionParam > 0 ? versionParam : undefined;
   const mobile = useSettings((s) => s.device) === 'mobile';
@@ -56,6 +50,9 @@ export function ReportPage() {
   const [versionsOpen, setVersionsOpen] = useState(false);
   const [printing, setPrinting] = useState<ReportForm | null>(null);
   const one = useReportOne(token);
+  // only the kinds of report that fit the set are offered; an address naming another opens the first that fits
+  const types = one.data?.types ?? [asked];
+  const type = types.includes(asked) ? asked : (types[0] ?? asked);
   // Read once the page (and so its form) is shown: values given to a form not yet shown would be lost.
   const info = useReportInfo(token, type, version, one.isSuccess);
   const save = useSaveReport(token);
@@ -91,7 +88,7 @@ export function ReportPage() {
         setBusy(null);
       }
     },
-    [form, message, token, type],
+    [form, message, token, type, setDirty, setPeriod, setBusy, setPrefilled],
   );
 
   // A saved version goes into the form as it is; a set without one is filled from last month's data once.
@@ -113,7 +110,7 @@ export function ReportPage() {
       form.setFieldsValue(report.form as ReportForm);
     } else if (version === undefined && !autoFilled.current.has(`${token}:${type}`)) {
       autoFilled.current.add(`${token}:${type}`);
-      void fill(lastMonth());
+      void fill(openingPeriod(one.data?.dataFrom ?? null));
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [info.data]);
@@ -218,17 +215,23 @@ export function ReportPage() {
       data-testid="report-page"
     >
       <div className="report-controls">
-        <Segmented<ReportType>
-          value={type}
-          onChange={(next) => {
-            setDirty(false);
-            setParams({ type: next, version: undefined });
-          }}
-          options={REPORT_TYPES.map((value) => ({ value, label: t(`reports.types.${value}`) }))}
-          aria-label={t('reports.typeLabel')}
-          data-testid="report-type"
-          block={mobile}
-        />
+        {types.length > 1 ? (
+          <Segmented<ReportType>
+            value={type}
+            onChange={(next) => {
+              setDirty(false);
+              setParams({ type: next, version: undefined });
+            }}
+            options={types.map((value) => ({ value, label: t(`reports.types.${value}`) }))}
+            aria-label={t('reports.typeLabel')}
+            data-testid="report-type"
+            block={mobile}
+          />
+        ) : (
+          <Typography.Text strong data-testid="report-type">
+            {t(`reports.types.${type}`)}
+          </Typography.Text>
+        )}
         <DatePicker.RangePicker
           value={[dayjs(period[0]), dayjs(period[1])]}
           allowClear={false}

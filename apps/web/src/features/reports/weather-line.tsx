@@ -6,23 +6,26 @@ import { SyncOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { WeatherResponse } from '@genset/protocol';
-import { formatDateTime, localUnit } from '../../components/format.ts';
-import { storedLanguage } from '../../i18n/languages.ts';
+import { formatDateTime, formatFixed, formatNumber, localUnit } from '../../components/format.ts';
 import { fetchWeather, reportKeys, useWeather } from './api.ts';
 
 /** °C with exactly two decimals, written the reader's way ("20.01", "20,01"). */
 export function celsiusText(celsius: number): string {
-  return `${new Intl.NumberFormat(storedLanguage(), { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(celsius)} °C`;
+  return `${formatFixed(celsius, 2)} °C`;
 }
 
 function plain(value: number | null, unit: string): string | null {
   if (value === null) return null;
-  const n = new Intl.NumberFormat(storedLanguage(), { maximumFractionDigits: 0 }).format(value);
+  const n = formatNumber(value, 0);
   return unit === '%' ? `${n} %` : `${n} ${localUnit(unit)}`;
 }
 
+/**
+ * The weather line of a set's top bar: the weather when there is some; nothing at all when no weather service is
+ * configured (or reachable) and the set has no sensors of its own, or its place is not known, so that no page
+ * carries a warning about it. A sync the user asked for that failed says why.
+ */
 export function WeatherLine({ token }: { token: string }) {
-  const { t } = useTranslation();
   const client = useQueryClient();
   const weather = useWeather(token);
   const [syncing, setSyncing] = useState(false);
@@ -40,17 +43,31 @@ export function WeatherLine({ token }: { token: string }) {
     }
   }
 
-  const data = weather.data;
-  const error = syncError ?? (weather.isError ? weather.error.message : null);
+  return (
+    <WeatherView
+      data={weather.isError ? undefined : weather.data}
+      syncError={syncError}
+      syncing={syncing}
+      onSync={token ? () => void sync() : undefined}
+    />
+  );
+}
+
+export function WeatherView({
+  data,
+  syncError,
+  syncing = false,
+  onSync,
+}: {
+  data: WeatherResponse | undefined;
+  syncError?: string | null;
+  syncing?: boolean;
+  onSync?: (() => void) | undefined;
+}) {
+  const { t } = useTranslation();
   let content;
-  if (error) content = <Typography.Text type="danger">{error}</Typography.Text>;
-  else if (!data) content = <Typography.Text type="secondary">{t('common.states.loading')}</Typography.Text>;
-  else if (data.state !== 'ok' || data.celsius === null)
-    content = (
-      <Typography.Text type="secondary">
-        {t(`reports.weather.states.${data.state === 'ok' ? 'notConfigured' : data.state}`)}
-      </Typography.Text>
-    );
+  if (syncError) content = <Typography.Text type="danger">{syncError}</Typography.Text>;
+  else if (!data || data.state !== 'ok' || data.celsius === null) return null;
   else {
     const parts = [plain(data.humidity, '%'), plain(data.pressure, 'hPa')].filter(Boolean);
     content = (
@@ -79,8 +96,8 @@ export function WeatherLine({ token }: { token: string }) {
           size="small"
           icon={<SyncOutlined spin={syncing} />}
           aria-label={t('reports.weather.sync')}
-          onClick={() => void sync()}
-          disabled={!token || syncing}
+          onClick={onSync}
+          disabled={!onSync || syncing}
           data-testid="weather-sync"
         />
       </Tooltip>

@@ -10,6 +10,7 @@ const value = (key: string, name: string, unit: string, v: number | null) => ({
   decimals: 0,
   value: v,
   emsRole: null,
+  options: [] as { value: number; label: string }[],
 });
 
 const bms: SiteDevicesResponse['list'][number] = {
@@ -17,6 +18,7 @@ const bms: SiteDevicesResponse['list'][number] = {
   name: 'BMS',
   role: 'bms',
   status: 3,
+  runs: true,
   online: true,
   alarmNum: 0,
   lastSeen: 1,
@@ -31,6 +33,25 @@ describe('a device card', () => {
       { key: 'soc', name: 'SOC', text: '51%', cell: null },
       { key: 'max_cell_voltage', name: 'Highest cell voltage', text: '3,310 mV', cell: 17 },
     ]);
+  });
+
+  it('shows a coded value (operating state, control mode) in its word, the pushed one too', () => {
+    const pcs = {
+      ...bms,
+      values: [
+        {
+          ...value('pcs_state', 'Operating state', '', 2),
+          options: [
+            { value: 1, label: 'Standby' },
+            { value: 2, label: 'Charging' },
+          ],
+        },
+        { ...value('control_mode', 'Control mode', '', 0), options: [{ value: 0, label: 'Remote control' }] },
+      ],
+    };
+    expect(deviceRows(pcs, undefined).map((r) => r.text)).toEqual(['Charging', 'Remote control']);
+    const live = { values: { pcs_state: 1 } } as unknown as LiveSet;
+    expect(deviceRows(pcs, live).map((r) => r.text)).toEqual(['Standby', 'Remote control']);
   });
 
   it('keeps an id item of the call beside its extreme rather than on a row of its own', () => {

@@ -46,10 +46,13 @@ export function deviceRows(device: Device, live: LiveSet | undefined): DeviceRow
     .filter((v) => !(v.key.endsWith('_id') && keys.has(v.key.slice(0, -3))))
     .map((v) => {
       const cell = value(idKey(v.key));
+      const now = value(v.key);
+      // a coded value (operating state, control mode …) in its word, not its number
+      const word = now === null ? undefined : v.options.find((o) => o.value === now)?.label;
       return {
         key: v.key,
         name: v.name,
-        text: formatValue(value(v.key), v.unit, v.decimals),
+        text: word ?? formatValue(now, v.unit, v.decimals),
         cell: cell === null ? null : Math.round(cell),
       };
     });
@@ -62,10 +65,10 @@ function DeviceCard({ device, live }: { device: Device; live: LiveSet | undefine
     <Card
       size="small"
       title={
-        <Space size={8} wrap>
+        <span className="ems-device-title">
           <ToneTag tone="purple">{t(`ems.roles.${device.role}`)}</ToneTag>
           <span>{device.name}</span>
-        </Space>
+        </span>
       }
       extra={
         <Link to={setLinks.live(device.token)} aria-label={t('ems.devices.liveOf', { name: device.name })}>
@@ -75,7 +78,14 @@ function DeviceCard({ device, live }: { device: Device; live: LiveSet | undefine
       data-testid={`device-${device.role}`}
     >
       <Space size={8} wrap style={{ marginBottom: 8 }}>
-        <SetStatusTag status={device.status} alarmCount={device.alarmNum} />
+        {device.runs ? (
+          <SetStatusTag status={device.status} alarmCount={device.alarmNum} />
+        ) : (
+          // a grid meter only measures: it is connected or not, never "stopped"
+          <ToneTag tone={device.online ? 'green' : 'grey'} data-testid="device-connection">
+            {device.online ? t('ems.devices.measuring') : t('gensets.status.offline')}
+          </ToneTag>
+        )}
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
           {t('ems.devices.lastSeen', { time: formatDateTime(device.lastSeen, true) })}
         </Typography.Text>
@@ -91,7 +101,7 @@ function DeviceCard({ device, live }: { device: Device; live: LiveSet | undefine
             label: row.name,
             children: (
               <span data-key={row.key}>
-                {row.text}
+                <span className="ems-value">{row.text}</span>
                 {row.cell === null ? null : (
                   <span className="ems-muted" data-testid="cell-id">
                     {' '}

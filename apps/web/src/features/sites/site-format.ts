@@ -1,9 +1,8 @@
 // Figures of a station as the console writes them: energy in kWh, power in kW (in the interface language's
-// script, so "кВт·ч" in Russian), money in the station's currency with two decimals.
+// script, so "кВт·ч" in Russian), money in the station's currency (Intl's format and sign) with two decimals.
 import { SITE_DEFAULT_CURRENCY } from '@genset/protocol';
 import { formatNumber, formatValue, NONE } from '../../components/format.ts';
 import { storedLanguage } from '../../i18n/languages.ts';
-import { translate } from '../../i18n/index.ts';
 
 export const ENERGY_DECIMALS = 1;
 export const POWER_DECIMALS = 1;
@@ -21,21 +20,54 @@ export function formatSoc(value: number | null | undefined): string {
   return formatValue(value, '%', 0);
 }
 
-/** The unit money is counted in: the yuan by its word in the interface language, other currencies by code. */
-export function currencyUnit(currency: string | null | undefined): string {
-  const code = currency || SITE_DEFAULT_CURRENCY;
-  return code === 'CNY' ? translate('ems.units.yuan') : code;
-}
-
-/** "1,234.50 yuan", "12.00 USD". */
-export function formatMoney(value: number | null | undefined, currency: string | null | undefined): string {
-  const text = formatMoneyNumber(value);
-  return text === NONE ? text : `${text} ${currencyUnit(currency)}`;
-}
-
 const moneyFormats = new Map<string, Intl.NumberFormat>();
 
-/** "1,234.50": two decimals always, as money reads. */
+/** The language's money format of a currency (ISO 4217 code): two decimals always, its narrow symbol. */
+function moneyFormat(currency: string | null | undefined): Intl.NumberFormat {
+  const lang = storedLanguage();
+  const code = currency || SITE_DEFAULT_CURRENCY;
+  const key = `${lang}|${code}`;
+  let format = moneyFormats.get(key);
+  if (!format) {
+    try {
+      format = new Intl.NumberFormat(lang, {
+        style: 'currency',
+        currency: code,
+        currencyDisplay: 'narrowSymbol',
+        minimumFractionDigits: MONEY_DECIMALS,
+        maximumFractionDigits: MONEY_DECIMALS,
+      });
+    } catch {
+      // not an ISO code: the plain number (the unit then reads the code as stored)
+      format = new Intl.NumberFormat(lang, {
+        minimumFractionDigits: MONEY_DECIMALS,
+        maximumFractionDigits: MONEY_DECIMALS,
+      });
+    }
+    moneyFormats.set(key, format);
+  }
+  return format;
+}
+
+/** The sign money is counted in, the same way for every currency: "¥", "€" (Intl's narrow symbol). */
+export function currencyUnit(currency: string | null | undefined): string {
+  const code = currency || SITE_DEFAULT_CURRENCY;
+  return (
+    moneyFormat(code)
+      .formatToParts(0)
+      .find((p) => p.type === 'currency')?.value ?? code
+  );
+}
+
+/** "¥1,234.50", "1 234,50 €": the language's currency format (Intl), every currency alike. */
+export function formatMoney(value: number | null | undefined, currency: string | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return NONE;
+  const format = moneyFormat(currency);
+  const text = format.format(value);
+  return format.resolvedOptions().style === 'currency' ? text : `${text} ${currency || SITE_DEFAULT_CURRENCY}`;
+}
+
+/** "1,234.50": two decimals always, as money reads (beside a unit of its own, as in a statistic). */
 export function formatMoneyNumber(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return NONE;
   const lang = storedLanguage();

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import type { FenceShape, GeoPoint, TrackPoint } from '@genset/protocol';
-import { formatDateTime, NONE } from '../../components/format.ts';
+import { formatDateTime, formatNumber, NONE } from '../../components/format.ts';
 import { OSM_TILES } from '../../components/map/fleet-map.tsx';
 import { useFence, useSaveFence, useTrack } from './api.ts';
 
@@ -315,7 +315,7 @@ export function LocationTab({ token }: { token: string }) {
             </Button>
             {track.data && (
               <Typography.Text type="secondary" data-testid="track-summary">
-                {t('tracks.summary', { count: track.data.stored, km: (track.data.distanceM / 1000).toFixed(1) })}
+                {t('tracks.summary', { count: track.data.stored, km: formatNumber(track.data.distanceM / 1000, 1) })}
               </Typography.Text>
             )}
           </Space>

@@ -1,5 +1,5 @@
 // /showvideo?token=…&camera=…: one camera of a set on a page of its own (a wall screen, another window, an
-// embedding page with iframe=1&yuntoken=…). The route is public, but the picture is only for users who may see
+// embedding page with iframe=1&code=…, a one-time code). The route is public, but the picture is only for users who may see
 // the set: a visitor is asked to sign in first and comes back here.
 import { Button, Result, Select } from 'antd';
 import { LoginOutlined, VideoCameraOutlined } from '@ant-design/icons';

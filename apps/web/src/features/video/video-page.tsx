@@ -25,6 +25,22 @@ import { useCameras, useDeleteCamera } from './api.ts';
 import { CameraFormDialog } from './camera-form-dialog.tsx';
 import { CameraPlayer } from './camera-player.tsx';
 import { showVideoLink } from './links.ts';
+import { embedCode } from '../../api/session.ts';
+
+/**
+ * An embedded console opens the player in a window of its own with a fresh one-time code (its session lives in
+ * this page's memory only); the window opens at once and is sent on when the code is there.
+ */
+function openEmbedded(e: { preventDefault(): void }, link: (code: string) => string) {
+  e.preventDefault();
+  const opened = window.open('about:blank', '_blank');
+  if (!opened) return;
+  opened.opener = null;
+  embedCode().then(
+    (code) => opened.location.replace(link(code)),
+    () => opened.close(),
+  );
+}
 import './video.css';
 
 export function VideoPage() {
@@ -33,7 +49,7 @@ export function VideoPage() {
   const [search] = useSearchParams();
   const token = search.get('token') ?? '';
   const cameras = useCameras(token);
-  const embeddedToken = useSession((s) => (s.embedded ? s.token : undefined));
+  const embedded = useSession((s) => s.embedded);
   const remove = useDeleteCamera();
   const [chosen, setChosen] = useState<number | null>(null);
   const [editing, setEditing] = useState<CameraItem | null>(null);
@@ -133,10 +149,13 @@ export function VideoPage() {
                 extra={
                   <Tooltip title={t('video.standalone')}>
                     <Link
-                      to={showVideoLink(token, current.id, embeddedToken)}
+                      to={showVideoLink(token, current.id)}
                       target="_blank"
                       rel="noopener"
                       aria-label={t('video.standaloneOf', { name: current.name })}
+                      onClick={
+                        embedded ? (e) => openEmbedded(e, showVideoLink.bind(null, token, current.id)) : undefined
+                      }
                     >
                       <ExportOutlined />
                     </Link>

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useSession } from '../../stores/session.ts';
 import { collectPages } from '../../app/menu-routes.ts';
 import { useStation } from '../../features/sites/use-station.ts';
+import { isUnreachable, StationUnreachable } from '../../features/sites/station-page.tsx';
 import { FullPageLoading } from '../../components/full-page-loading.tsx';
 import { useDevice } from '../shell/use-device.ts';
 import { useEmsMenu } from './ems-menu.ts';
@@ -30,17 +31,19 @@ export function EmsLayout() {
   // back to the list of stations when the menu has it, else home
   const back = collectPages(routes).some((p) => p.path === '/site/list') ? '/site/list' : '/index';
 
+  const unreachable = Boolean(token) && station.isError && isUnreachable(station.error);
+
   const menu = (
     <Menu
       mode={mobile ? 'horizontal' : 'inline'}
       selectedKeys={[pathname]}
-      items={items.map((item, index) => {
+      items={items.map((item) => {
         const label = item.titleKey ? t(item.titleKey) : item.title;
         return {
           key: item.path,
           label: (
             <Link to={hrefFor(item.path)}>
-              {index === 1 ? (
+              {item.path === '/ems/baojinginfo' ? (
                 <Badge
                   count={alarmCount}
                   showZero
@@ -64,6 +67,21 @@ export function EmsLayout() {
     />
   );
 
+  const body = (
+    <Layout>
+      {mobile ? null : (
+        <Layout.Sider width={200} style={{ background: '#fff' }}>
+          {menu}
+        </Layout.Sider>
+      )}
+      <Layout.Content style={{ padding: mobile ? 12 : 16 }}>
+        <Suspense fallback={<FullPageLoading />}>
+          <Outlet />
+        </Suspense>
+      </Layout.Content>
+    </Layout>
+  );
+
   return (
     <Layout style={{ minHeight: '100vh' }}>
       <Layout.Header
@@ -84,22 +102,20 @@ export function EmsLayout() {
           </Typography.Title>
         </Flex>
       </Layout.Header>
-      <div style={{ background: '#fff', padding: '12px 16px', borderBottom: '1px solid #f0f0f0' }}>
-        <StationTotals station={token ? station : null} />
-      </div>
-      {mobile ? menu : null}
-      <Layout>
-        {mobile ? null : (
-          <Layout.Sider width={200} style={{ background: '#fff' }}>
-            {menu}
-          </Layout.Sider>
-        )}
-        <Layout.Content style={{ padding: mobile ? 12 : 16 }}>
-          <Suspense fallback={<FullPageLoading />}>
-            <Outlet />
-          </Suspense>
+      {unreachable ? (
+        // a station one cannot reach: a whole page saying so, without its totals, menu or pages
+        <Layout.Content style={{ padding: mobile ? 12 : 16, background: '#fff' }}>
+          <StationUnreachable />
         </Layout.Content>
-      </Layout>
+      ) : (
+        <>
+          <div style={{ background: '#fff', padding: '12px 16px', borderBottom: '1px solid #f0f0f0' }}>
+            <StationTotals station={token ? station : null} />
+          </div>
+          {mobile ? menu : null}
+          {body}
+        </>
+      )}
     </Layout>
   );
 }

@@ -27,7 +27,16 @@ export function AppBreadcrumb({ compact = false }: { compact?: boolean }) {
         const last = index === crumbs.length - 1;
         return {
           key: `${crumb.path}:${index}`,
-          title: last ? <span aria-current="page">{label(crumb)}</span> : <Link to={crumb.path}>{label(crumb)}</Link>,
+          // a crumb cut short on a narrow bar ends in an ellipsis and is read whole in its title
+          title: last ? (
+            <span aria-current="page" title={label(crumb)}>
+              {label(crumb)}
+            </span>
+          ) : (
+            <Link to={crumb.path} title={label(crumb)}>
+              {label(crumb)}
+            </Link>
+          ),
         };
       })}
     />

@@ -12,13 +12,22 @@ type Item = Required<MenuProps>['items'][number];
 function toItems(nodes: MenuNode[]): Item[] {
   return nodes.map((node): Item => {
     const icon = <MenuIcon name={node.ico} />;
-    if (node.children) return { key: node.key, icon, label: node.title, children: toItems(node.children) };
+    // a title too long for the sidebar ends in an ellipsis; its title attribute shows it whole
+    if (node.children)
+      return {
+        key: node.key,
+        icon,
+        label: <span title={node.title}>{node.title}</span>,
+        children: toItems(node.children),
+      };
     const label = node.external ? (
-      <a href={node.path} target="_blank" rel="noopener noreferrer">
+      <a href={node.path} target="_blank" rel="noopener noreferrer" title={node.title}>
         {node.title} <ExportOutlined style={{ fontSize: 11 }} aria-hidden />
       </a>
     ) : (
-      <Link to={node.path}>{node.title}</Link>
+      <Link to={node.path} title={node.title}>
+        {node.title}
+      </Link>
     );
     return { key: node.key, icon, label };
   });

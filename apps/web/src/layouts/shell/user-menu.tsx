@@ -80,7 +80,11 @@ export function UserMenu({ nameWidth }: { nameWidth: number }) {
       >
         <Button type="text" aria-label={t('layout.user.menu')} data-testid="user-menu" style={{ paddingInline: 6 }}>
           <Avatar size="small" icon={<UserOutlined />} style={{ background: '#0958d9' }} />
-          <span data-testid="user-name" style={{ maxWidth: nameWidth, overflow: 'hidden', textOverflow: 'ellipsis' }}>
+          <span
+            data-testid="user-name"
+            title={name}
+            style={{ maxWidth: nameWidth, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+          >
             {name}
           </span>
           <DownOutlined style={{ fontSize: 10 }} />

@@ -1,6 +1,8 @@
-// A clock updated every second, shown only in zh-CN, zh-TW and en-US (spec 2).
+// A clock updated every second, shown only in zh-CN, zh-TW and en-US (spec 2): the reader's time, its zone named,
+// so that it is not taken for a set's time (which names the set's zone).
 import { useEffect, useState } from 'react';
 import dayjs from 'dayjs';
+import { formatMoment, readerZone } from '../../components/format.ts';
 import { storedLanguage } from '../../i18n/languages.ts';
 
 const CLOCK_LANGUAGES = new Set(['zh-CN', 'zh-TW', 'en-US']);
@@ -16,7 +18,7 @@ export function Clock() {
   if (!shown) return null;
   return (
     <time dateTime={now.toISOString()} data-testid="clock" style={{ fontVariantNumeric: 'tabular-nums' }}>
-      {now.format('YYYY-MM-DD HH:mm:ss')}
+      {formatMoment(now.valueOf(), { seconds: true, timeZone: readerZone() })}
     </time>
   );
 }

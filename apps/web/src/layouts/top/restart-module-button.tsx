@@ -1,5 +1,6 @@
-// Restarting the set's cloud communication module, after a confirmation (spec 2, 8).
-import { App as AntApp, Button } from 'antd';
+// Restarting the set's cloud communication module, after a confirmation (spec 2, 8); disabled, with the reason,
+// while the module is offline (the request could not reach it).
+import { App as AntApp, Button, Tooltip } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { request } from '../../api/request.ts';
@@ -11,7 +12,16 @@ interface CommandResult {
   info: string;
 }
 
-export function RestartModuleButton({ token, allowed }: { token: string; allowed: boolean }) {
+export function RestartModuleButton({
+  token,
+  allowed,
+  offline = false,
+}: {
+  token: string;
+  allowed: boolean;
+  /** The set's module is offline. */
+  offline?: boolean;
+}) {
   const { t } = useTranslation();
   const { message, modal } = AntApp.useApp();
   const utoken = useSession((s) => s.token) ?? '';
@@ -38,8 +48,15 @@ export function RestartModuleButton({ token, allowed }: { token: string; allowed
   }
 
   return (
-    <Button icon={<ReloadOutlined />} onClick={confirm} disabled={!token || !allowed} data-testid="restart-module">
-      {t('top.restart.button')}
-    </Button>
+    <Tooltip title={offline ? t('top.restart.offline') : undefined}>
+      <Button
+        icon={<ReloadOutlined />}
+        onClick={confirm}
+        disabled={!token || !allowed || offline}
+        data-testid="restart-module"
+      >
+        {t('top.restart.button')}
+      </Button>
+    </Tooltip>
   );
 }

@@ -1,8 +1,10 @@
 // Set name and status line of the top bar: status in colour and word, module, alarm count. Live pushes
 // update status and alarm count between the 10 s refreshes; while the realtime connection is lost the
 // status reads "offline" (spec 4).
-import { Space, Tag, Typography } from 'antd';
+import { Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { STATUS_TONE, stateWordKey, statusKey } from '../../components/set-status.ts';
+import { ToneTag } from '../../components/tone-tag.tsx';
 import type { useSetInfo } from './use-set-info.ts';
 
 export interface LiveStatus {
@@ -11,8 +13,6 @@ export interface LiveStatus {
   /** The realtime connection is lost and being re-established. */
   offline: boolean;
 }
-
-const STATUS_COLORS: Record<number, string> = { 0: 'default', 1: 'orange', 2: 'blue', 3: 'green' };
 
 export function SetStatusLine({
   token,
@@ -39,14 +39,21 @@ export function SetStatusLine({
     const alarms = live?.alarmnum ?? data.alarmnum;
     status = (
       <Space size={8} wrap>
-        <Tag
-          color={STATUS_COLORS[code] ?? 'default'}
-          style={{ marginInlineEnd: 0 }}
-          data-testid="set-status-tag"
-          data-status={code}
-        >
-          {t(`top.status.values.${code in STATUS_COLORS ? code : 'unknown'}`)}
-        </Tag>
+        {data.runs === false ? (
+          // a station's grid meter only measures: connected or not, never stopped or running
+          <ToneTag tone={code === 0 ? 'grey' : 'green'} data-testid="set-status-tag" data-status={String(code)}>
+            {code === 0 ? t('gensets.status.offline') : t('ems.devices.measuring')}
+          </ToneTag>
+        ) : (
+          <ToneTag
+            tone={STATUS_TONE[statusKey(code)]}
+            data-testid="set-status-tag"
+            data-status={String(code)}
+            data-state={statusKey(code)}
+          >
+            {t(stateWordKey(code))}
+          </ToneTag>
+        )}
         {data.modulename ? <Typography.Text type="secondary">{data.modulename}</Typography.Text> : null}
         <Typography.Text type={alarms > 0 ? 'danger' : 'secondary'} data-testid="set-alarm-count">
           {t('top.alarmCount', { count: alarms })}

@@ -45,6 +45,8 @@ export function TopLayout() {
     alarmnum: realtime.live?.alarmnum ?? null,
     offline: realtime.connection === 'offline',
   };
+  // the module reports (its set has a status beyond offline), or the server has it offline
+  const moduleOffline = (live.status ?? 0) > 0 ? false : info.data?.online === false;
 
   const label = (tab: TopTab) =>
     tab === 'baojing' && alarmCount > 0 ? (
@@ -104,7 +106,11 @@ export function TopLayout() {
               </Suspense>
             </Authorized>
           ) : null}
-          <RestartModuleButton token={token} allowed={Boolean(info.data && info.data.rights !== 'view')} />
+          <RestartModuleButton
+            token={token}
+            allowed={Boolean(info.data && info.data.rights !== 'view')}
+            offline={moduleOffline}
+          />
         </Flex>
         {mobile ? null : <div style={{ marginTop: 4 }}>{menu('horizontal')}</div>}
       </Layout.Header>

@@ -4,7 +4,8 @@ import { useSearchParams } from 'react-router';
 export const TOP_TABS = ['realtime', 'realdata', 'baojing', 'maintain', 'guiji'] as const;
 export type TopTab = (typeof TOP_TABS)[number];
 
-const CARRIED = ['token', 'mtoken', 'iframe', 'yuntoken'] as const;
+// (an embedded page's session lives in memory: the address carries no session token)
+const CARRIED = ['token', 'mtoken', 'iframe'] as const;
 
 export function useTopQuery() {
   const [params] = useSearchParams();
