@@ -649,18 +649,6 @@ const KNOWN: { check: string; page: RegExp; text: RegExp; why: string }[] = [
     why: 'a tab bar longer than a phone scrolls within its strip and lists the tabs beyond its edge in its more-menu',
   },
   {
-    check: 'raw code',
-    page: /./,
-    text: /\b[a-z_]+:\d+/,
-    why: 'open: the operation log (its page and wherever its entries show) names a target other than a set or station by its kind and id (webhook:2)',
-  },
-  {
-    check: 'Latin words',
-    page: /./,
-    text: /— in “[a-z_]+:\d+/,
-    why: 'open: the operation log names a target other than a set or station by its kind and id (webhook:2)',
-  },
-  {
     check: 'page scrolls sideways',
     page: /^\/(genset\/add|crewmanage\/update\/|crewmanage\/gconfig)/,
     text: /./,

@@ -105,6 +105,65 @@ describe('operation-log entries rendered for the reader', () => {
     expect(demand.matter).toContain('12,5');
   });
 
+  it('names a webhook, a role, a deleted department and an upgrade job by their kind and name, not kind:id', async () => {
+    const db = t.app.database.db;
+    const user = await db
+      .selectFrom('users')
+      .select(['id'])
+      .where('account', '=', 'manager@example.com')
+      .executeTakeFirstOrThrow();
+    const hook = await db
+      .insertInto('webhook')
+      .values({
+        company_id: companyId,
+        name: 'Ops channel',
+        url: 'https://hooks.example.com/x',
+        secret: 's',
+        events: '[]',
+        enabled: 1,
+        created_at: Date.now(),
+        updated_at: Date.now(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const role = await db.selectFrom('role').select(['id']).where('name', 'like', 'roles.%').executeTakeFirstOrThrow();
+    const at = Date.now() + 60_000;
+    const row = (matter: string, target: string, i: number) => ({
+      company_id: companyId,
+      user_id: user.id,
+      account: 'manager@example.com',
+      nickname: 'Manager',
+      matter,
+      feedback: JSON.stringify({ name: 'x' }),
+      ip: '127.0.0.1',
+      target,
+      created_at: at + i,
+    });
+    await db
+      .insertInto('operation_log')
+      .values([
+        row('log.webhookSaved', `webhook:${hook.id}`, 1),
+        row('log.departmentDeleted', 'department:987654', 2),
+        row('log.firmwareCancelled', 'upgrade:41', 3),
+        row('log.roleCreated', `role:${role.id}`, 4),
+      ])
+      .execute();
+    const read = async (lang: string) => {
+      const res = await call(t.app, 'GET', '/log/list', { token: manager, lang, query: { size: '10' } });
+      expect(res.code, res.msg).toBe(200);
+      return new Map((res.data.list as { target: string; targetName: string }[]).map((e) => [e.target, e.targetName]));
+    };
+    const ru = await read('ru-RU');
+    expect(ru.get(`webhook:${hook.id}`)).toBe('Вебхук «Ops channel»');
+    expect(ru.get('department:987654')).toBe('Отдел № 987654 (удалено)');
+    expect(ru.get('upgrade:41')).toBe('Обновление № 41');
+    const en = await read('en-US');
+    expect(en.get(`webhook:${hook.id}`)).toBe('Webhook “Ops channel”');
+    expect(en.get(`role:${role.id}`)).toMatch(/^Role “(?!roles\.)[^”]+”$/);
+    const zh = await read('zh-CN');
+    expect(zh.get('department:987654')).toBe('部门 #987654（已删除）');
+  });
+
   it('the set’s recent operations read in Chinese, with outcomes in words', async () => {
     const info = await call(t.app, 'POST', '/genset/info', { token: manager, lang: 'zh-CN', body: { token } });
     expect(info.code, info.msg).toBe(200);

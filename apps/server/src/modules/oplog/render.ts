@@ -17,10 +17,50 @@ import type { ProtocolStore } from '../devices/protocols.ts';
 
 export type Feedback = Record<string, unknown>;
 
-/** What a target (a set's or station's token) is called and which protocol the set speaks. */
+/** What a target (a set's or station's token, or another thing's kind and id) is called, and which protocol a set speaks. */
 export interface LogTarget {
   name: string;
   protocol: ProtocolDocument | undefined;
+  /** The kind of a target recorded as `kind:id` (a webhook, a role…); absent for sets and stations. */
+  kind?: TargetKind;
+}
+
+/** The kinds of things other than sets and stations an entry may name, and where their names are. */
+const KIND_TABLES = {
+  company: { table: 'company', key: 'id', name: 'name' },
+  department: { table: 'department', key: 'id', name: 'name' },
+  group: { table: 'genset_group', key: 'token', name: 'name' },
+  'maintenance-template': { table: 'maintenance_template', key: 'id', name: 'name' },
+  protocol: { table: 'protocol', key: 'protocol_key', name: 'name' },
+  template: { table: 'price_template', key: 'id', name: 'name' },
+  user: { table: 'users', key: 'id', name: 'nickname' },
+  webhook: { table: 'webhook', key: 'id', name: 'name' },
+  role: { table: 'role', key: 'id', name: 'name' },
+  firmware: { table: 'ota_file', key: 'id', name: 'name' },
+  invite: { table: 'invitation', key: 'code', name: 'code' },
+  // an upgrade job has no name of its own: it is numbered
+  upgrade: { table: null, key: 'id', name: null },
+} as const;
+export type TargetKind = keyof typeof KIND_TABLES;
+
+function kindOf(target: string): { kind: TargetKind; id: string } | undefined {
+  const at = target.indexOf(':');
+  if (at <= 0) return undefined;
+  const kind = target.slice(0, at);
+  return Object.hasOwn(KIND_TABLES, kind) ? { kind: kind as TargetKind, id: target.slice(at + 1) } : undefined;
+}
+
+/** A target in the reader's words: a set or station by name, another thing by its kind and name. */
+function targetText(lang: Language, target: string, found: LogTarget | undefined): string {
+  if (found && !found.kind) return found.name;
+  const named = kindOf(target);
+  if (!named) return found?.name ?? target;
+  const kind = translate(lang, `log.kind.${named.kind}`);
+  if (KIND_TABLES[named.kind].table === null) return translate(lang, 'log.target.numbered', { kind, id: named.id });
+  if (!found) return translate(lang, 'log.target.removed', { kind, id: named.id });
+  // built-in roles are stored by their message key
+  const name = found.name.startsWith('roles.') ? translate(lang, found.name) : found.name;
+  return translate(lang, 'log.target.named', { kind, name });
 }
 
 export interface LogReader {
@@ -163,7 +203,7 @@ export function renderEntry(
     matter: translate(lang, matter, params),
     outcome,
     outcomeText: outcomeText === outcomeKey ? translate(lang, 'log.outcome.error') : outcomeText,
-    target: found?.name ?? target,
+    target: targetText(lang, target, found),
   };
 }
 
@@ -193,5 +233,32 @@ export async function loadTargets(
       for (const site of sites) out.set(site.token, { name: site.name, protocol: undefined });
     }
   }
+  await loadNamedTargets(db, targets, out);
   return out;
+}
+
+/** The names of the other things entries name (`webhook:2`), one query per kind. */
+async function loadNamedTargets(db: Db, targets: Iterable<string>, out: Map<string, LogTarget>) {
+  const ids = new Map<TargetKind, Set<string>>();
+  for (const target of targets) {
+    const named = kindOf(target);
+    if (named) ids.set(named.kind, (ids.get(named.kind) ?? new Set()).add(named.id));
+  }
+  for (const [kind, set] of ids) {
+    const { table, key, name } = KIND_TABLES[kind];
+    if (table === null || name === null) continue;
+    const keys = [...set];
+    for (let i = 0; i < keys.length; i += TARGET_SLICE) {
+      const slice = keys.slice(i, i + TARGET_SLICE);
+      const values = key === 'id' ? slice.map(Number).filter(Number.isInteger) : slice;
+      if (!values.length) continue;
+      // (the table, key and name columns come from the fixed list above, never from the entry)
+      const rows = (await db
+        .selectFrom(table as 'webhook')
+        .select([`${key} as key` as 'id', `${name} as name` as 'name'])
+        .where(key as 'id', 'in', values as number[])
+        .execute()) as unknown as { key: string | number; name: string }[];
+      for (const row of rows) out.set(`${kind}:${row.key}`, { name: row.name, protocol: undefined, kind });
+    }
+  }
 }
