@@ -5,12 +5,10 @@
 // files moved beside them under new random names; any refusal removes everything written for the request.
 // The folder is never served as static files: pictures go out through /baoxiu/picture to those who may see
 // their request.
-import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { incomingFolder, randomName } from '../../lib/incoming-files.ts';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import sharp from 'sharp';
 import type { RepairPicture } from '@genset/protocol';
 
@@ -79,42 +77,27 @@ export interface KeptPicture {
 
 export function createPictureStore(uploadsDir: string) {
   const dir = join(uploadsDir, 'repairs');
-  const incoming = join(dir, '.incoming');
-  const newName = () => randomBytes(16).toString('hex');
+  const incoming = incomingFolder(join(dir, '.incoming'));
   const fileOf = (name: string, type: PictureType) => join(dir, `${name}.${EXTENSION[type]}`);
   const thumbOf = (name: string) => join(dir, `${name}.thumb.jpg`);
 
   return {
     dir,
-    incoming,
+    incoming: incoming.dir,
 
     /**
      * Makes the folders and removes what a crash mid-upload left in the incoming one (files older than an hour:
      * other instances sharing DATA_DIR may be receiving right now).
      */
-    async prepare() {
-      await mkdir(incoming, { recursive: true });
-      const stale = Date.now() - 3_600_000;
-      for (const f of await readdir(incoming)) {
-        const info = await stat(join(incoming, f)).catch(() => null);
-        if (info && info.mtimeMs < stale) await rm(join(incoming, f), { force: true });
-      }
-    },
+    prepare: () => incoming.prepare(),
 
     /**
      * Streams one upload into the incoming folder. Throws NotAPicture for anything but JPEG, PNG and WebP, and
      * passes on the stream's own error when it was cut at the size limit; the partial file is removed either way.
      */
     async receive(file: Readable): Promise<IncomingPicture> {
-      const path = join(incoming, newName());
       const sniffer = new Sniffer();
-      try {
-        await pipeline(file, sniffer, createWriteStream(path, { flags: 'wx' }));
-      } catch (err) {
-        file.resume();
-        await rm(path, { force: true });
-        throw err;
-      }
+      const path = await incoming.receive(file, sniffer);
       const size = (await stat(path)).size;
       return { path, type: sniffer.type!, size };
     },
@@ -133,8 +116,8 @@ export function createPictureStore(uploadsDir: string) {
       const made: string[] = [];
       try {
         for (const p of pictures) {
-          const name = newName();
-          const thumb = `${join(incoming, name)}.thumb.jpg`;
+          const name = randomName();
+          const thumb = `${join(incoming.dir, name)}.thumb.jpg`;
           made.push(thumb);
           await sharp(p.path, { failOn: 'error', limitInputPixels: 100_000_000 })
             .rotate()
@@ -179,7 +162,7 @@ export function createPictureStore(uploadsDir: string) {
     /** The names of the files in the folders (tests: nothing is left behind by a refusal). */
     async files(): Promise<{ kept: string[]; incoming: string[] }> {
       const list = async (d: string) => (await readdir(d).catch(() => [] as string[])).filter((f) => f !== '.incoming');
-      return { kept: await list(dir), incoming: await list(incoming) };
+      return { kept: await list(dir), incoming: await list(incoming.dir) };
     },
   };
 }
