@@ -89,6 +89,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
           : { level: config.logLevel }),
     ),
     trustProxy: config.trustProxy,
+    // a plugin that opens the database, the broker and the demo fleet may take more than Fastify's default ten
+    // seconds on a busy small machine: that is slow, not broken
+    pluginTimeout: 60_000,
     bodyLimit: config.bodyLimitBytes,
     // A request must arrive whole within this (slow senders hold no connection for ever) ...
     requestTimeout: config.requestTimeoutMs,
