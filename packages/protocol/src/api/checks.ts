@@ -48,3 +48,13 @@ export const V = {
   invalid: 'validation.invalid',
   maxSelected: 'validation.maxSelected',
 } as const;
+
+/** An IANA time zone the runtime knows ("Europe/Istanbul"). */
+export function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, MAX_ROW_ID, MAX_SELECTED_ITEMS, PAGE_SIZES } from './codes.ts';
 import { setToken } from './devices.ts';
 import { protocolKeyField } from './protocols.ts';
-import { isAllowedUrl, V } from './rules.ts';
+import { isAllowedUrl, isTimeZone, V } from './rules.ts';
 
 // ---- field rules ---------------------------------------------------------------------------------------
 
@@ -68,21 +68,7 @@ const dateField = () =>
     .transform((v) => (v ? v : null));
 
 const timeZoneField = () =>
-  z
-    .string({ error: V.invalid })
-    .trim()
-    .max(64, { error: V.tooLong })
-    .refine(
-      (v) => {
-        try {
-          new Intl.DateTimeFormat('en-US', { timeZone: v });
-          return true;
-        } catch {
-          return false;
-        }
-      },
-      { error: V.invalid },
-    );
+  z.string({ error: V.invalid }).trim().max(64, { error: V.tooLong }).refine(isTimeZone, { error: V.invalid });
 
 const partSchema = z.strictObject({
   brand: optText(64),

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { setToken } from './devices.ts';
 import { V } from './checks.ts';
+import { requiredLine } from './rules.ts';
 
 /** Largest firmware file taken, in bytes. */
 export const OTA_FILE_BYTES_MAX = 64 * 1024 * 1024;
@@ -57,13 +58,7 @@ export function otaSpecState(state: OtaJobState): OtaSpecState {
   return 'notDownloaded';
 }
 
-const text = (max: number) =>
-  z
-    .string({ error: V.required })
-    .trim()
-    .min(1, { error: V.required })
-    .max(max, { error: V.tooLong })
-    .regex(/^[^\p{Cc}]+$/u, { error: V.invalid });
+const text = requiredLine;
 
 /** A model or version as a module or controller reports it: letters, digits and . _ - + only. */
 const word = (max: number) =>

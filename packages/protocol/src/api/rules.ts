@@ -9,6 +9,12 @@ export * from './checks.ts';
 
 export const required = () => z.string({ error: V.required }).trim().min(1, { error: V.required });
 
+/** A required line of text: trimmed, at most `max` characters, no control characters. */
+export const requiredLine = (max: number) =>
+  required()
+    .max(max, { error: V.tooLong })
+    .regex(/^[^\p{Cc}]+$/u, { error: V.invalid });
+
 export const usernameField = () =>
   required()
     .max(254, { error: V.tooLong })

@@ -4,8 +4,8 @@
 // its energy and income per day and tariff period (from the PCS's counters), its run records and alarms.
 // Stations are named by token; figures are kWh, kW, per cent and the station's currency.
 import { z } from 'zod';
-import { V } from './checks.ts';
-import { pageQuery, pageTotals, queryRowId } from './rules.ts';
+import { isTimeZone, V } from './checks.ts';
+import { pageQuery, pageTotals, queryRowId, requiredLine } from './rules.ts';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from './codes.ts';
 import { setToken } from './devices.ts';
 import { alarmEntry, ALARM_LEVELS, ALARM_STATES } from './history.ts';
@@ -56,13 +56,7 @@ export const SV = {
 
 export const siteToken = setToken;
 
-const text = (max: number) =>
-  z
-    .string({ error: V.required })
-    .trim()
-    .min(1, { error: V.required })
-    .max(max, { error: V.tooLong })
-    .regex(/^[^\p{Cc}]+$/u, { error: V.invalid });
+const text = requiredLine;
 
 const optText = (max: number) =>
   z
@@ -97,17 +91,7 @@ export const timeZoneField = () =>
     .trim()
     .min(1, { error: V.required })
     .max(64, { error: V.tooLong })
-    .refine(
-      (v) => {
-        try {
-          new Intl.DateTimeFormat('en-US', { timeZone: v });
-          return true;
-        } catch {
-          return false;
-        }
-      },
-      { error: V.invalid },
-    );
+    .refine(isTimeZone, { error: V.invalid });
 
 const dateField = () =>
   z
