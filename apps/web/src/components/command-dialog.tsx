@@ -3,11 +3,33 @@
 // the raw answer (spec 8): success or the server's reason as a message. A wrong password stays in the form. (A
 // command to a whole group is the server's job: features/groups/group-command.tsx.)
 import { useState } from 'react';
-import { Alert, App as AntApp, Form, Input, Modal, Typography, type ButtonProps } from 'antd';
+import { Alert, App as AntApp, Form, Input, Modal, Typography, type ButtonProps, type FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ResultCode, type Envelope } from '@genset/protocol';
 import { TOAST_SECONDS } from '../api/feedback.ts';
 import { sendAction, type CommandOutcome, type SetCommand } from '../api/commands.ts';
+
+/**
+ * What a risky command asks before it is sent: the warning that non-professionals must not operate, and the
+ * account's password (one set's command and a whole group's alike).
+ */
+export function RiskyCommandPassword({ form, onSubmit }: { form: FormInstance; onSubmit: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Alert type="warning" showIcon message={t('live.commands.riskyWarning')} style={{ marginBottom: 16 }} />
+      <Form form={form} layout="vertical" onFinish={onSubmit} requiredMark={false}>
+        <Form.Item
+          name="password"
+          label={t('live.commands.password')}
+          rules={[{ required: true, message: t('live.commands.passwordRequired') }]}
+        >
+          <Input.Password autoComplete="current-password" autoFocus data-testid="command-password" />
+        </Form.Item>
+      </Form>
+    </>
+  );
+}
 
 export interface CommandDialogProps {
   token: string;
@@ -93,20 +115,7 @@ export function CommandDialog({ token, setName, command, onClose }: CommandDialo
           <Typography.Paragraph>
             {t('live.commands.confirm', { command: command.title, set: setName })}
           </Typography.Paragraph>
-          {command.risky ? (
-            <>
-              <Alert type="warning" showIcon message={t('live.commands.riskyWarning')} style={{ marginBottom: 16 }} />
-              <Form form={form} layout="vertical" onFinish={() => void submit()} requiredMark={false}>
-                <Form.Item
-                  name="password"
-                  label={t('live.commands.password')}
-                  rules={[{ required: true, message: t('live.commands.passwordRequired') }]}
-                >
-                  <Input.Password autoComplete="current-password" autoFocus data-testid="command-password" />
-                </Form.Item>
-              </Form>
-            </>
-          ) : null}
+          {command.risky ? <RiskyCommandPassword form={form} onSubmit={() => void submit()} /> : null}
         </>
       ) : null}
     </Modal>

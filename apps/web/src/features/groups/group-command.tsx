@@ -3,12 +3,13 @@
 // on its way, carried out, failed or refused, with the reason). The server goes on whether or not the page stays
 // open; the group page shows the latest command while it runs and for a while after.
 import { useState } from 'react';
-import { Alert, Card, Form, Input, List, Modal, Spin, Typography, type ButtonProps } from 'antd';
+import { Alert, Card, Form, List, Modal, Spin, Typography, type ButtonProps } from 'antd';
 import { CheckCircleFilled, ClockCircleOutlined, CloseCircleFilled, MinusCircleFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { ResultCode, type GroupCommandJob, type GroupCommandSetState } from '@genset/protocol';
 import { ApiError } from '../../api/request.ts';
 import type { SetCommand } from '../../api/commands.ts';
+import { RiskyCommandPassword } from '../../components/command-dialog.tsx';
 import { useGroupCommandJob, useStartGroupCommand } from './api.ts';
 
 /** A finished command stays on the group page this long. */
@@ -155,20 +156,7 @@ export function GroupCommandDialog({ group, command, onClose }: GroupCommandDial
           {error ? (
             <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} data-testid="command-error" />
           ) : null}
-          {command.risky ? (
-            <>
-              <Alert type="warning" showIcon message={t('live.commands.riskyWarning')} style={{ marginBottom: 16 }} />
-              <Form form={form} layout="vertical" onFinish={() => void submit()} requiredMark={false}>
-                <Form.Item
-                  name="password"
-                  label={t('live.commands.password')}
-                  rules={[{ required: true, message: t('live.commands.passwordRequired') }]}
-                >
-                  <Input.Password autoComplete="current-password" autoFocus data-testid="command-password" />
-                </Form.Item>
-              </Form>
-            </>
-          ) : null}
+          {command.risky ? <RiskyCommandPassword form={form} onSubmit={() => void submit()} /> : null}
         </>
       ) : null}
     </Modal>
