@@ -15,7 +15,6 @@ import {
   Popconfirm,
   Select,
   Space,
-  Table,
   Tag,
   Upload,
   type TableColumnsType,
@@ -25,7 +24,7 @@ import { useTranslation } from 'react-i18next';
 import { LOGO_BYTES_MAX, type CompanyAddRequest, type CompanyItem } from '@genset/protocol';
 import { ApiError } from '../../api/request.ts';
 import { applyServerErrors } from '../../components/server-errors.ts';
-import { ErrorState } from '../../components/error-state.tsx';
+import { PagedTable } from '../../components/paged-table.tsx';
 import { useFormRules } from '../../components/form-rules.ts';
 import { usePaging } from '../../components/use-paging.ts';
 import { uploadLogo, useCompanies, useDeleteCompany, useSaveCompany } from './company-api.ts';
@@ -291,19 +290,13 @@ export function CompanyPage() {
           {t('admin.company.add')}
         </Button>
       </Space>
-      {query.error ? (
-        <ErrorState error={query.error} onRetry={() => void query.refetch()} />
-      ) : (
-        <Table<CompanyItem>
-          rowKey="id"
-          size={screens.md ? 'middle' : 'small'}
-          loading={query.isFetching}
-          columns={columns}
-          dataSource={query.data?.list ?? []}
-          pagination={paging.pagination(query.data?.total ?? 0)}
-          scroll={{ x: true }}
-        />
-      )}
+      <PagedTable<CompanyItem>
+        query={query}
+        paging={paging}
+        columns={columns}
+        testId="companies-table"
+        label={t('admin.company.list')}
+      />
       <CompanyDrawer company={editing} open={open} onClose={() => setOpen(false)} />
     </Card>
   );
