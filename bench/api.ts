@@ -23,6 +23,8 @@ import {
   localClock,
   PRICE_PERIODS,
   priceTemplateBody,
+  TWO_CYCLE_DAY,
+  buyAndSell,
   type PricePeriod,
 } from '@genset/protocol';
 import { openDatabase } from '../apps/server/src/db/database.ts';
@@ -131,25 +133,9 @@ const stationName = (i: number) => `Station ${String(i).padStart(4, '0')} ${plac
 
 /** A two-cycle time-of-use day (charged in the night valley and the midday flat, emptied in the peaks). */
 function stationTariff(priceScale: number) {
-  const price = (v: number) => Math.round(v * priceScale * 100) / 100;
   return priceTemplateBody.parse({
-    ranges: [
-      { start: '00:00', end: '08:00', period: 'valley' },
-      { start: '08:00', end: '10:00', period: 'flat' },
-      { start: '10:00', end: '12:00', period: 'peak' },
-      { start: '12:00', end: '14:00', period: 'flat' },
-      { start: '14:00', end: '17:00', period: 'peak' },
-      { start: '17:00', end: '19:00', period: 'sharp' },
-      { start: '19:00', end: '21:00', period: 'peak' },
-      { start: '21:00', end: '22:00', period: 'flat' },
-      { start: '22:00', end: '24:00', period: 'valley' },
-    ],
-    prices: {
-      sharp: { buy: price(1.36), sell: price(1.36) },
-      peak: { buy: price(1.12), sell: price(1.12) },
-      flat: { buy: price(0.67), sell: price(0.67) },
-      valley: { buy: price(0.31), sell: price(0.31) },
-    },
+    ranges: TWO_CYCLE_DAY.ranges,
+    prices: buyAndSell(TWO_CYCLE_DAY.prices, priceScale),
     powerKw: 200,
     chargeCutoffSoc: 95,
     dischargeCutoffSoc: 10,

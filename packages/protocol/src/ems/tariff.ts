@@ -163,3 +163,36 @@ export const priceTemplateBody = z
   });
 export type PriceTemplateBody = z.infer<typeof priceTemplateBody>;
 export type PriceTemplateBodyInput = z.input<typeof priceTemplateBody>;
+
+/**
+ * A two-cycle time-of-use day (Shanghai's industrial tariff): charged in the night valley and the midday flat,
+ * emptied in the morning and evening peaks. Prices per kWh in the currency of the station.
+ */
+export const TWO_CYCLE_DAY: { ranges: TariffRange[]; prices: Record<PricePeriod, number> } = {
+  ranges: [
+    { start: '00:00', end: '08:00', period: 'valley' },
+    { start: '08:00', end: '10:00', period: 'flat' },
+    { start: '10:00', end: '12:00', period: 'peak' },
+    { start: '12:00', end: '14:00', period: 'flat' },
+    { start: '14:00', end: '17:00', period: 'peak' },
+    { start: '17:00', end: '19:00', period: 'sharp' },
+    { start: '19:00', end: '21:00', period: 'peak' },
+    { start: '21:00', end: '22:00', period: 'flat' },
+    { start: '22:00', end: '24:00', period: 'valley' },
+  ],
+  prices: { sharp: 1.36, peak: 1.12, flat: 0.67, valley: 0.31 },
+};
+
+/** The same price to buy and to sell in each period, scaled (rounded to the cent). */
+export function buyAndSell(
+  prices: Record<PricePeriod, number>,
+  scale = 1,
+): Record<PricePeriod, { buy: number; sell: number }> {
+  const at = (p: PricePeriod) => Math.round(prices[p] * scale * 100) / 100;
+  return {
+    sharp: { buy: at('sharp'), sell: at('sharp') },
+    peak: { buy: at('peak'), sell: at('peak') },
+    flat: { buy: at('flat'), sell: at('flat') },
+    valley: { buy: at('valley'), sell: at('valley') },
+  };
+}

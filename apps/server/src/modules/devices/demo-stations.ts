@@ -9,7 +9,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import {
   LAYOUT_E_DOCUMENTS,
   PCS_WATCHDOG_MS,
+  buyAndSell,
   priceTemplateBody,
+  TWO_CYCLE_DAY,
   type EmsStrategy,
   type LayoutEDevice,
   type EmsStrategyParams,
@@ -63,23 +65,8 @@ export const DEMO_STATIONS: DemoStation[] = [
     templateName: 'Shanghai industrial time of use',
     // a two-cycle day: charged in the night valley and the midday flat, emptied in the morning and evening peaks
     template: {
-      ranges: [
-        { start: '00:00', end: '08:00', period: 'valley' },
-        { start: '08:00', end: '10:00', period: 'flat' },
-        { start: '10:00', end: '12:00', period: 'peak' },
-        { start: '12:00', end: '14:00', period: 'flat' },
-        { start: '14:00', end: '17:00', period: 'peak' },
-        { start: '17:00', end: '19:00', period: 'sharp' },
-        { start: '19:00', end: '21:00', period: 'peak' },
-        { start: '21:00', end: '22:00', period: 'flat' },
-        { start: '22:00', end: '24:00', period: 'valley' },
-      ],
-      prices: {
-        sharp: { buy: 1.36, sell: 1.36 },
-        peak: { buy: 1.12, sell: 1.12 },
-        flat: { buy: 0.67, sell: 0.67 },
-        valley: { buy: 0.31, sell: 0.31 },
-      },
+      ranges: TWO_CYCLE_DAY.ranges,
+      prices: buyAndSell(TWO_CYCLE_DAY.prices),
       powerKw: 200,
       chargeCutoffSoc: 95,
       dischargeCutoffSoc: 10,
