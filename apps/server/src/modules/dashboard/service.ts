@@ -26,6 +26,7 @@ import type { DataScopeService } from '../account/scope.ts';
 import { createGroupRepository } from '../groups/repository.ts';
 import type { ListQueries } from '../gensets/list.ts';
 import type { DirectoryEntry } from '../gensets/directory.ts';
+import { countOf, pageOf } from '../../db/paging.ts';
 import { keepRecent } from '../../lib/memo.ts';
 
 const DAY = 86_400_000;
@@ -229,18 +230,10 @@ export function createDashboardService(opts: DashboardOptions) {
         page = 1;
         size = rows.length;
       } else {
-        const count = await sets.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
-        total = Number(count?.n ?? 0);
-        rows =
-          (page - 1) * size >= total
-            ? []
-            : await sets
-                .select(columns)
-                .orderBy('g.name')
-                .orderBy('g.id')
-                .limit(size)
-                .offset((page - 1) * size)
-                .execute();
+        total = await countOf(sets.select((eb) => eb.fn.countAll().as('n')));
+        ({ rows } = await pageOf(total, page, size, (limit, offset) =>
+          sets.select(columns).orderBy('g.name').orderBy('g.id').limit(limit).offset(offset).execute(),
+        ));
       }
       const ids = rows.map((r) => r.id);
       const latest = ids.length

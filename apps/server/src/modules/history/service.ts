@@ -6,6 +6,7 @@
 // primary key is (genset_id, bucket), samples have (genset_id, ts)), each item's part of the JSON read
 // once per row, and the buckets of at most MAX_CHART_POINTS points averaged in the database, so that
 // only the points travel to the server.
+import { countOf, pageOf } from '../../db/paging.ts';
 import {
   MAX_CHART_POINTS,
   ResultCode,
@@ -406,14 +407,9 @@ export function createHistoryService(opts: HistoryServiceOptions) {
       const items = await itemsFor(set, input.items);
       const r = resolveRange(input);
       const total = await tableCount(set, r);
-      const list =
-        (input.page - 1) * input.size >= total
-          ? []
-          : await tableRows(set, items, r, {
-              limit: input.size,
-              offset: (input.page - 1) * input.size,
-              order: input.order,
-            });
+      const { rows: list } = await pageOf(total, input.page, input.size, (limit, offset) =>
+        tableRows(set, items, r, { limit, offset, order: input.order }),
+      );
       return {
         ...r,
         timeZone,
@@ -449,20 +445,18 @@ export function createHistoryService(opts: HistoryServiceOptions) {
       if (input.level) query = query.where('level', '=', input.level);
       if (input.state === 'active') query = query.where('end_ts', 'is', null);
       if (input.state === 'ended') query = query.where('end_ts', 'is not', null);
-      const count = await query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
-      const total = Number(count?.n ?? 0);
-      const rows =
-        (input.page - 1) * input.size >= total
-          ? []
-          : await query
-              .innerJoin('genset', 'genset.id', 'alarm.genset_id')
-              .selectAll('alarm')
-              .select(['genset.token as set_token', 'genset.name as set_name'])
-              .orderBy('start_ts', 'desc')
-              .orderBy('alarm.id', 'desc')
-              .limit(input.size)
-              .offset((input.page - 1) * input.size)
-              .execute();
+      const total = await countOf(query.select((eb) => eb.fn.countAll().as('n')));
+      const { rows } = await pageOf(total, input.page, input.size, (limit, offset) =>
+        query
+          .innerJoin('genset', 'genset.id', 'alarm.genset_id')
+          .selectAll('alarm')
+          .select(['genset.token as set_token', 'genset.name as set_name'])
+          .orderBy('start_ts', 'desc')
+          .orderBy('alarm.id', 'desc')
+          .limit(limit)
+          .offset(offset)
+          .execute(),
+      );
       return {
         start: r.start,
         end: r.end,

@@ -1,6 +1,7 @@
 // What the station domain reads and writes: stations and the sets bound to them, price templates and their
 // versions, the tactics sent, the energy per day and period, run records and the station's operation log.
 import { sql, type Selectable, type Transaction } from 'kysely';
+import { countOf, pageOf } from '../../db/paging.ts';
 import type { Db } from '../../db/database.ts';
 import type { Database, SiteTable } from '../../db/schema.ts';
 
@@ -392,19 +393,10 @@ export function createSiteRepository(db: Db) {
       let q = db.selectFrom('price_template').where('company_id', '=', companyId).where('deleted_at', 'is', null);
       if (name)
         q = q.where((eb) => eb(eb.fn('lower', ['name']), 'like', `%${name.toLowerCase().replace(/[%_\\]/g, '')}%`));
-      const count = await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
-      const total = Number(count?.n ?? 0);
-      const rows =
-        (page - 1) * size >= total
-          ? []
-          : await q
-              .selectAll()
-              .orderBy('name')
-              .orderBy('id')
-              .limit(size)
-              .offset((page - 1) * size)
-              .execute();
-      return { rows, total };
+      const total = await countOf(q.select((eb) => eb.fn.countAll().as('n')));
+      return pageOf(total, page, size, (limit, offset) =>
+        q.selectAll().orderBy('name').orderBy('id').limit(limit).offset(offset).execute(),
+      );
     },
 
     async insertTemplate(q: Q, row: { companyId: number; name: string; userId: number | null; now: number }) {
@@ -593,36 +585,18 @@ export function createSiteRepository(db: Db) {
       if (f.kind) q = q.where('kind', '=', f.kind);
       if (f.start !== undefined) q = q.where('ts', '>=', f.start);
       if (f.end !== undefined) q = q.where('ts', '<', f.end);
-      const count = await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
-      const total = Number(count?.n ?? 0);
-      const rows =
-        (f.page - 1) * f.size >= total
-          ? []
-          : await q
-              .selectAll()
-              .orderBy('ts', 'desc')
-              .orderBy('id', 'desc')
-              .limit(f.size)
-              .offset((f.page - 1) * f.size)
-              .execute();
-      return { rows, total };
+      const total = await countOf(q.select((eb) => eb.fn.countAll().as('n')));
+      return pageOf(total, f.page, f.size, (limit, offset) =>
+        q.selectAll().orderBy('ts', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+      );
     },
 
     async operations(companyId: number, target: string, page: number, size: number) {
       const q = db.selectFrom('operation_log').where('company_id', '=', companyId).where('target', '=', target);
-      const count = await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
-      const total = Number(count?.n ?? 0);
-      const rows =
-        (page - 1) * size >= total
-          ? []
-          : await q
-              .selectAll()
-              .orderBy('created_at', 'desc')
-              .orderBy('id', 'desc')
-              .limit(size)
-              .offset((page - 1) * size)
-              .execute();
-      return { rows, total };
+      const total = await countOf(q.select((eb) => eb.fn.countAll().as('n')));
+      return pageOf(total, page, size, (limit, offset) =>
+        q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+      );
     },
 
     async operation(companyId: number, target: string, id: number) {
@@ -676,19 +650,10 @@ export function createSiteRepository(db: Db) {
       if (f.level) q = q.where('level', '=', f.level);
       if (f.state === 'active') q = q.where('end_ts', 'is', null);
       if (f.state === 'ended') q = q.where('end_ts', 'is not', null);
-      const count = await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
-      const total = Number(count?.n ?? 0);
-      const rows =
-        (f.page - 1) * f.size >= total
-          ? []
-          : await q
-              .selectAll()
-              .orderBy('start_ts', 'desc')
-              .orderBy('id', 'desc')
-              .limit(f.size)
-              .offset((f.page - 1) * f.size)
-              .execute();
-      return { rows, total };
+      const total = await countOf(q.select((eb) => eb.fn.countAll().as('n')));
+      return pageOf(total, f.page, f.size, (limit, offset) =>
+        q.selectAll().orderBy('start_ts', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+      );
     },
 
     async latest(gensetIds: readonly number[]) {
