@@ -204,6 +204,37 @@ function PriceTable() {
   );
 }
 
+/** A limit that applies when switched on (reverse power's margin, demand control's limit), in kW. */
+function SwitchedLimit(props: {
+  group: 'reversePower' | 'demandControl';
+  field: 'marginKw' | 'limitKw';
+  on: boolean | undefined;
+  refusal: string | undefined;
+}) {
+  const { t } = useTranslation();
+  const limit = props.group === 'reversePower' ? 'reverseMargin' : 'demandLimit';
+  return (
+    <>
+      <Form.Item
+        name={[props.group, 'enabled']}
+        label={t(`ems.template.${props.group}`)}
+        valuePropName="checked"
+        extra={t(`ems.template.${props.group}Help`)}
+      >
+        <Switch />
+      </Form.Item>
+      <Form.Item
+        name={[props.group, props.field]}
+        label={`${t(`ems.template.${limit}`)} (${localUnit('kW')})`}
+        hidden={!props.on}
+      >
+        <InputNumber min={0} style={{ width: '100%' }} />
+      </Form.Item>
+      <Refusal text={props.refusal} field={props.group} />
+    </>
+  );
+}
+
 export function TemplateEditor({
   open,
   templateId,
@@ -406,40 +437,20 @@ export function TemplateEditor({
 
           <Row gutter={16}>
             <Col xs={24} sm={12}>
-              <Form.Item
-                name={['reversePower', 'enabled']}
-                label={t('ems.template.reversePower')}
-                valuePropName="checked"
-                extra={t('ems.template.reversePowerHelp')}
-              >
-                <Switch />
-              </Form.Item>
-              <Form.Item
-                name={['reversePower', 'marginKw']}
-                label={`${t('ems.template.reverseMargin')} (${localUnit('kW')})`}
-                hidden={!reverseOn}
-              >
-                <InputNumber min={0} style={{ width: '100%' }} />
-              </Form.Item>
-              <Refusal text={refusals.groups.reversePower} field="reversePower" />
+              <SwitchedLimit
+                group="reversePower"
+                field="marginKw"
+                on={reverseOn}
+                refusal={refusals.groups.reversePower}
+              />
             </Col>
             <Col xs={24} sm={12}>
-              <Form.Item
-                name={['demandControl', 'enabled']}
-                label={t('ems.template.demandControl')}
-                valuePropName="checked"
-                extra={t('ems.template.demandControlHelp')}
-              >
-                <Switch />
-              </Form.Item>
-              <Form.Item
-                name={['demandControl', 'limitKw']}
-                label={`${t('ems.template.demandLimit')} (${localUnit('kW')})`}
-                hidden={!demandOn}
-              >
-                <InputNumber min={0} style={{ width: '100%' }} />
-              </Form.Item>
-              <Refusal text={refusals.groups.demandControl} field="demandControl" />
+              <SwitchedLimit
+                group="demandControl"
+                field="limitKw"
+                on={demandOn}
+                refusal={refusals.groups.demandControl}
+              />
             </Col>
           </Row>
 
