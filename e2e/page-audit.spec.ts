@@ -637,12 +637,6 @@ function textFindings(texts: string[], lang: Language, names: string[]): Finding
  */
 const KNOWN: { check: string; page: RegExp; text: RegExp; why: string }[] = [
   {
-    check: 'Latin words',
-    page: /./,
-    text: /^(mm|bit|mV|hPa|kWh|kW|kPa|Hz|V|A|h|km)( (mm|bit|mV|hPa|kWh|kW|kPa|Hz|V|A|h|km))* — in /,
-    why: 'units written in Latin letters in Russian (issue 23, finding 10: one formatter with translated units)',
-  },
-  {
     check: 'clipped',
     page: /./,
     text: /\(div\.ant-tabs-nav-list > div\.ant-tabs-tab > div\.ant-tabs-tab-btn\)$/,

@@ -55,6 +55,18 @@ export function localUnit(unit: string): string {
   return unit ? unitIn(storedLanguage(), unit) : unit;
 }
 
+/**
+ * Free text that writes numbers with their units, as on a rating plate ("3500 × 1500 × 2000 mm"): each unit
+ * symbol right after a number is written the interface language's way ("3500 × 1500 × 2000 мм" in Russian);
+ * everything else, and symbols the table does not know, stay as typed.
+ */
+export function localUnitsInText(text: string): string {
+  const lang = storedLanguage();
+  return text.replace(/(\d\s?)([A-Za-zΩ][A-Za-zΩ/·²³]*)(?![\p{L}\d])/gu, (_, number: string, unit: string) => {
+    return `${number}${unitIn(lang, unit)}`;
+  });
+}
+
 /** A number written with its unit: degrees and percent sit right after it, other units after a space. */
 export function withUnitText(text: string, unit: string | null | undefined): string {
   if (text === NONE || !unit) return text;

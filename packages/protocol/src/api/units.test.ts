@@ -5,8 +5,10 @@ import { unitIn } from './units.ts';
 describe('unit symbols in the interface language', () => {
   it('writes the units of a genset in Cyrillic for Russian', () => {
     expect(
-      ['kW', 'kWh', 'V', 'A', 'Hz', 'h', 's', 'r/min', 'kPa', 'kVA', 'kvar'].map((u) => unitIn('ru-RU', u)),
-    ).toEqual(['кВт', 'кВт·ч', 'В', 'А', 'Гц', 'ч', 'с', 'об/мин', 'кПа', 'кВ·А', 'квар']);
+      ['kW', 'kWh', 'V', 'A', 'Hz', 'h', 's', 'r/min', 'kPa', 'kVA', 'kvar', 'mm', 'bit', 'hPa'].map((u) =>
+        unitIn('ru-RU', u),
+      ),
+    ).toEqual(['кВт', 'кВт·ч', 'В', 'А', 'Гц', 'ч', 'с', 'об/мин', 'кПа', 'кВ·А', 'квар', 'мм', 'бит', 'гПа']);
   });
 
   it('keeps the international symbols in the other languages', () => {

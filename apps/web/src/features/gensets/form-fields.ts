@@ -26,6 +26,8 @@ export interface FieldDef {
   code?: boolean;
   /** Wide fields take a whole row on desktop. */
   wide?: boolean;
+  /** Free text of numbers with their units (dimensions as on the plate): the units shown the reader's way. */
+  measures?: boolean;
 }
 
 export interface FieldGroup {
@@ -69,7 +71,7 @@ export const FIELD_GROUPS: FieldGroup[] = [
       { name: 'productionDate', kind: 'date' },
       { name: 'phases', kind: 'select', options: PHASE_COUNTS },
       num('weightKg', 'kg', 0, 1_000_000, 1),
-      text('size', 64),
+      text('size', 64, { measures: true }),
       { name: 'protocolKey', kind: 'protocol', required: true },
       { name: 'timeZone', kind: 'timezone', required: true },
       text('serviceLink', 500, { wide: true }),

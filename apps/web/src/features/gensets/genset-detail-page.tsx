@@ -25,7 +25,7 @@ import { FullPageLoading } from '../../components/full-page-loading.tsx';
 import { FleetMap } from '../../components/map/fleet-map.tsx';
 import { SetStatusTag } from '../../components/set-status-tag.tsx';
 import { statusKey } from '../../components/set-status.ts';
-import { formatDateTime, formatValue, localUnit, NONE } from '../../components/format.ts';
+import { formatDateTime, formatValue, localUnit, localUnitsInText, NONE } from '../../components/format.ts';
 import { useGensetInfo } from './api.ts';
 import { FIELD_GROUPS, PART_FIELDS, type FieldDef } from './form-fields.ts';
 import { setLinks } from './links.ts';
@@ -76,7 +76,7 @@ function FieldValue({ field, set }: { field: FieldDef; set: GensetInfo }) {
             undefined
           }
         >
-          {String(value)}
+          {field.measures ? localUnitsInText(String(value)) : String(value)}
         </span>
       );
   }

@@ -25,7 +25,7 @@ import {
 import { CheckOutlined, DeleteOutlined, EditOutlined, LinkOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { MaintItem, MaintLink, MaintPlanResponse, MaintState, MaintTask } from '@genset/protocol';
-import { formatDateTime, formatNumber, NONE } from '../../components/format.ts';
+import { formatDateTime, formatNumber, formatValue, NONE } from '../../components/format.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { ToneTag, type Tone } from '../../components/tone-tag.tsx';
 import { applyServerErrors } from '../../components/server-errors.ts';
@@ -44,7 +44,7 @@ export function StateTag({ state }: { state: MaintState }) {
 }
 
 export function hoursText(hours: number | null): string {
-  return hours === null ? NONE : `${formatNumber(hours, 1)} h`;
+  return hours === null ? NONE : formatValue(hours, 'h', 1);
 }
 
 /** When the next service is due: a date, run hours, or both. */

@@ -10,7 +10,7 @@ import { useCountdown } from './api.ts';
 import { ConnectionTag } from './connection-tag.tsx';
 import { PlanSection } from '../maintenance/plan-section.tsx';
 import { localUnit } from '../../components/format.ts';
-import { formatReading, formatTime, NO_READING } from './format.ts';
+import { formatReading, formatTime, formatWithUnit, NO_READING } from './format.ts';
 import './monitor.css';
 
 /** Fewer hours left than this reads "due soon". */
@@ -80,7 +80,7 @@ export function MaintainTab({ token }: { token: string }) {
                 {
                   key: 'run',
                   label: t('live.maintain.runHours'),
-                  children: runHours === null ? NO_READING : `${formatReading(runHours, 0)} h`,
+                  children: runHours === null ? NO_READING : formatWithUnit(runHours, 0, 'h'),
                 },
                 {
                   key: 'alarm',

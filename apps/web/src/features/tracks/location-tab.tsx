@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import type { FenceShape, GeoPoint, TrackPoint } from '@genset/protocol';
-import { formatDateTime, formatNumber, NONE } from '../../components/format.ts';
+import { formatDateTime, formatNumber, localUnit, NONE } from '../../components/format.ts';
 import { OSM_TILES } from '../../components/map/fleet-map.tsx';
 import { useFence, useSaveFence, useTrack } from './api.ts';
 
@@ -256,7 +256,7 @@ export function LocationTab({ token }: { token: string }) {
                 <InputNumber
                   aria-label={t('tracks.radius')}
                   addonBefore={t('tracks.radius')}
-                  addonAfter="m"
+                  addonAfter={localUnit('m')}
                   value={draft.radiusM}
                   min={1}
                   onChange={(v) => setDraft({ ...draft, radiusM: Number(v ?? 0) })}
