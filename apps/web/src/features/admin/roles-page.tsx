@@ -210,18 +210,61 @@ export function RolesPage() {
   const status = useRoleStatus();
   const remove = useDeleteRole();
   const [editing, setEditing] = useState<{ role: RoleItem | null } | null>(null);
+  const screens = Grid.useBreakpoint();
+
+  const nameOf = (r: RoleItem) => (
+    <Space size={4} wrap>
+      <Typography.Text strong>{r.name}</Typography.Text>
+      {r.builtIn && <Tag>{t('roles.builtIn')}</Tag>}
+    </Space>
+  );
+  const statusSwitch = (r: RoleItem) => (
+    <Switch
+      checked={r.status === 1}
+      disabled={r.locked}
+      loading={status.isPending && status.variables?.id === r.id}
+      aria-label={t('roles.status')}
+      onChange={async (on) => {
+        await status.mutateAsync({ id: r.id, status: on ? 1 : 0 });
+        void message.success(t(on ? 'roles.enabled' : 'roles.disabled'));
+      }}
+    />
+  );
+  const actions = (r: RoleItem) => (
+    <Space size={0}>
+      <Button
+        type="text"
+        icon={<EditOutlined />}
+        disabled={r.locked}
+        aria-label={t('roles.editShort')}
+        title={t('roles.editShort')}
+        onClick={() => setEditing({ role: r })}
+      />
+      {!r.builtIn && (
+        <Popconfirm
+          title={t('roles.deleteConfirm', { name: r.name })}
+          okText={t('common.actions.confirm')}
+          cancelText={t('common.actions.cancel')}
+          okButtonProps={{ danger: true }}
+          onConfirm={async () => {
+            await remove.mutateAsync(r.id);
+            void message.success(t('roles.deleted'));
+          }}
+        >
+          <Button
+            type="text"
+            danger
+            icon={<DeleteOutlined />}
+            aria-label={t('roles.delete')}
+            title={t('roles.delete')}
+          />
+        </Popconfirm>
+      )}
+    </Space>
+  );
 
   const columns: TableColumnsType<RoleItem> = [
-    {
-      title: t('roles.name'),
-      dataIndex: 'name',
-      render: (_, r) => (
-        <Space size={4} wrap>
-          <Typography.Text strong>{r.name}</Typography.Text>
-          {r.builtIn && <Tag>{t('roles.builtIn')}</Tag>}
-        </Space>
-      ),
-    },
+    { title: t('roles.name'), dataIndex: 'name', render: (_, r) => nameOf(r) },
     {
       title: t('roles.dataScope'),
       dataIndex: 'dataScope',
@@ -229,58 +272,29 @@ export function RolesPage() {
       render: (v: DataScope) => t(`roles.scope.${v}`),
     },
     { title: t('roles.users'), dataIndex: 'users', width: 90, responsive: ['sm'] },
+    { title: t('roles.status'), dataIndex: 'status', width: 100, render: (_, r) => statusSwitch(r) },
+    { title: t('roles.actions'), key: 'actions', width: 110, render: (_, r) => actions(r) },
+  ];
+
+  // A phone gets one column per role: its name across the row's width (whole words, however long the
+  // language's), then its switch, labelled, and its actions.
+  const phoneColumns: TableColumnsType<RoleItem> = [
     {
-      title: t('roles.status'),
-      dataIndex: 'status',
-      width: 100,
-      render: (v: number, r) => (
-        <Switch
-          checked={v === 1}
-          disabled={r.locked}
-          loading={status.isPending && status.variables?.id === r.id}
-          aria-label={t('roles.status')}
-          onChange={async (on) => {
-            await status.mutateAsync({ id: r.id, status: on ? 1 : 0 });
-            void message.success(t(on ? 'roles.enabled' : 'roles.disabled'));
-          }}
-        />
-      ),
-    },
-    {
-      title: t('roles.actions'),
-      key: 'actions',
-      width: 110,
+      title: t('roles.name'),
+      key: 'role',
       render: (_, r) => (
-        <Space size={0}>
-          <Button
-            type="text"
-            icon={<EditOutlined />}
-            disabled={r.locked}
-            aria-label={t('roles.editShort')}
-            title={t('roles.editShort')}
-            onClick={() => setEditing({ role: r })}
-          />
-          {!r.builtIn && (
-            <Popconfirm
-              title={t('roles.deleteConfirm', { name: r.name })}
-              okText={t('common.actions.confirm')}
-              cancelText={t('common.actions.cancel')}
-              okButtonProps={{ danger: true }}
-              onConfirm={async () => {
-                await remove.mutateAsync(r.id);
-                void message.success(t('roles.deleted'));
-              }}
-            >
-              <Button
-                type="text"
-                danger
-                icon={<DeleteOutlined />}
-                aria-label={t('roles.delete')}
-                title={t('roles.delete')}
-              />
-            </Popconfirm>
-          )}
-        </Space>
+        <Flex vertical gap={4}>
+          {nameOf(r)}
+          <Flex align="center" justify="space-between" gap={8}>
+            <label>
+              <Flex align="center" gap={8}>
+                {statusSwitch(r)}
+                <Typography.Text type="secondary">{t('roles.status')}</Typography.Text>
+              </Flex>
+            </label>
+            {actions(r)}
+          </Flex>
+        </Flex>
       ),
     },
   ];
@@ -309,7 +323,7 @@ export function RolesPage() {
       <PagedTable<RoleItem>
         query={query}
         paging={paging}
-        columns={columns}
+        columns={screens.sm === false ? phoneColumns : columns}
         testId="roles-table"
         label={t('roles.list')}
       />

@@ -356,7 +356,8 @@ export function UserPage() {
           allowClear
           placeholder={t('admin.user.type')}
           aria-label={t('admin.user.type')}
-          style={{ width: screens.md ? 140 : '100%' }}
+          // as wide as its placeholder, however long the language's name for an account type
+          style={screens.md ? { minWidth: 140 } : { width: '100%' }}
           options={ACCOUNT_TYPES.map((v) => ({ value: v, label: t(`admin.user.types.${v}`) }))}
           onChange={(v?: AccountType) => filter({ type: v ?? undefined })}
         />

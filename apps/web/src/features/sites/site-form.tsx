@@ -331,13 +331,13 @@ export function SiteFormBody({ state }: { state: SiteFormState }) {
             <Typography.Text className="ems-devices-label">{t('sites.form.devices')}</Typography.Text>
             {fields.map((field, index) => (
               <div key={field.key} className="ems-range-row" data-testid="site-device-row">
-                <Form.Item name={[field.name, 'role']} style={{ width: 130 }}>
+                <Form.Item name={[field.name, 'role']} className="site-device-role">
                   <Select<SiteDeviceRole>
                     aria-label={t('sites.form.roleOf', { n: index + 1 })}
                     options={SITE_DEVICE_ROLES.map((r) => ({ value: r, label: t(`ems.roles.${r}`) }))}
                   />
                 </Form.Item>
-                <Form.Item name={[field.name, 'token']} style={{ flex: '1 1 220px', minWidth: 0 }}>
+                <Form.Item name={[field.name, 'token']} className="site-device-set">
                   <Select<string>
                     showSearch={{ filterOption: false, onSearch: setSearch }}
                     allowClear
@@ -353,6 +353,7 @@ export function SiteFormBody({ state }: { state: SiteFormState }) {
                   />
                 </Form.Item>
                 <Button
+                  className="site-device-remove"
                   icon={<DeleteOutlined />}
                   aria-label={t('sites.form.removeDevice', { n: index + 1 })}
                   onClick={() => remove(field.name)}
