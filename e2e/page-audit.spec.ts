@@ -660,12 +660,6 @@ const KNOWN: { check: string; page: RegExp; text: RegExp; why: string }[] = [
     text: /./,
     why: 'open: role names in the narrow roles table on a phone break inside a word in Russian',
   },
-  {
-    check: 'axe color-contrast',
-    page: /./,
-    text: /\.ant-tag|\.set-tile-offline|\.ant-btn-sm > span/,
-    why: 'open: some tags, the offline tiles of the multi-set monitor and small buttons are below AA contrast',
-  },
 ];
 
 function isKnown(path: string, f: Finding) {

@@ -1,31 +1,11 @@
-// Query cache, Ant Design (default theme, the language's locale) and the toast/dialog bridge.
+// Query cache, Ant Design (the console's theme, the language's locale) and the toast/dialog bridge.
 import type { ReactNode } from 'react';
-import { App as AntApp, ConfigProvider, type ThemeConfig } from 'antd';
+import { App as AntApp, ConfigProvider } from 'antd';
 import type { Locale } from 'antd/es/locale';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { FeedbackBridge } from './feedback-bridge.tsx';
 import { queryClient } from './query-client.ts';
-import { reducedMotion } from './motion.ts';
-
-/**
- * Ant Design's default theme, with seeds moved darker within its own palette so that text meets WCAG AA
- * contrast: primary blue-7 instead of blue-6 (links, primary buttons, selected menu items), error red-7 and
- * warning gold-8, secondary and tertiary text at 62 % and placeholders at 58 % instead of 45 % and 25 % black.
- * No motion for those who asked for less.
- */
-const theme: ThemeConfig = {
-  token: {
-    motion: !reducedMotion,
-    colorPrimary: '#0958d9',
-    colorInfo: '#0958d9',
-    colorTextDescription: 'rgba(0, 0, 0, 0.62)',
-    colorTextTertiary: 'rgba(0, 0, 0, 0.62)',
-    // placeholders, danger buttons and warning text read at AA contrast too (red-7, gold-8)
-    colorTextPlaceholder: 'rgba(0, 0, 0, 0.58)',
-    colorError: '#cf1322',
-    colorWarning: '#ad6800',
-  },
-};
+import { theme } from './theme.ts';
 
 export function Providers({ antdLocale, children }: { antdLocale: Locale; children: ReactNode }) {
   return (
