@@ -33,6 +33,7 @@ import { demoModuleSecrets } from './026-demo-module-secrets.ts';
 import { transferAddressee } from './027-transfer-addressee.ts';
 import { accountLanguage } from './028-account-language.ts';
 import { groupCommands } from './029-group-commands.ts';
+import { subscriptionVersionStatements } from './030-subscription-version-statements.ts';
 
 export function migrations(kind: DbKind): Record<string, Migration> {
   return {
@@ -66,5 +67,6 @@ export function migrations(kind: DbKind): Record<string, Migration> {
     '027-transfer-addressee': transferAddressee(kind),
     '028-account-language': accountLanguage(),
     '029-group-commands': groupCommands(kind),
+    '030-subscription-version-statements': subscriptionVersionStatements(kind),
   };
 }
