@@ -62,7 +62,9 @@ export function EmsLayout() {
           ),
         };
       })}
-      style={{ borderInlineEnd: 0 }}
+      // a phone's menu bar lays out all its items once before it folds those beyond its width into its "…": that
+      // first look stays within the bar instead of widening the page for a moment
+      style={{ borderInlineEnd: 0, ...(mobile ? { overflow: 'hidden' } : {}) }}
       data-testid="ems-menu"
     />
   );
