@@ -23,6 +23,10 @@ export default fp(
     const directory = createSetDirectory({ db, bus: devices.bus, log: app.log });
     app.decorate('gensets', { directory, lists: createListQueries(db, directory, devices.fleet.scope) });
     app.addHook('onClose', async () => directory.close());
+    // the directory is read before the server takes calls: with 100,000 sets the first list waited a minute for it
+    app.addHook('onReady', async () => {
+      await directory.current().catch((err: unknown) => app.log.warn({ err }, 'set directory not loaded at start'));
+    });
     const gensetService = createGensetService({
       db,
       fleet: devices.fleet,
