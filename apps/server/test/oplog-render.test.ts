@@ -161,7 +161,7 @@ describe('operation-log entries rendered for the reader', () => {
     expect(en.get(`webhook:${hook.id}`)).toBe('Webhook “Ops channel”');
     expect(en.get(`role:${role.id}`)).toMatch(/^Role “(?!roles\.)[^”]+”$/);
     const zh = await read('zh-CN');
-    expect(zh.get('department:987654')).toBe('部门 #987654（已删除）');
+    expect(zh.get('department:987654')).toBe('部门（编号 987654，已删除）');
   });
 
   it('the set’s recent operations read in Chinese, with outcomes in words', async () => {
