@@ -688,7 +688,7 @@ function lines(path: string, findings: Finding[]) {
 for (const lang of LANGUAGES)
   for (const size of SIZES)
     test(`page audit: ${lang}, ${size.name} ${size.width}×${size.height}`, async ({ page }) => {
-      test.setTimeout(240_000);
+      test.setTimeout(360_000);
       const started = Date.now();
       const { list, names } = await signIn(page, size, lang);
       const report: string[] = [];
@@ -760,7 +760,8 @@ for (const [lang, size] of [
 // axe-core takes seconds a page: its pages are shared between two tests that run side by side
 for (const half of [0, 1])
   test(`page audit: axe-core on each page once (en-US, desktop), part ${half + 1} of 2`, async ({ page }) => {
-    test.setTimeout(240_000);
+    // (axe takes seconds a page: about two minutes for the half on a quiet machine, over three on a busy one)
+    test.setTimeout(420_000);
     const started = Date.now();
     const { list } = await signIn(page, SIZES[0], 'en-US');
     const report: string[] = [];
