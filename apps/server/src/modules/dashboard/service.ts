@@ -14,7 +14,6 @@ import {
   type Language,
   type MultiStatusEntry,
 } from '@genset/protocol';
-import { sql } from 'kysely';
 import type { Db, DbKind } from '../../db/database.ts';
 import { notFound } from '../../lib/errors.ts';
 import type { SessionContext } from '../auth/service.ts';
@@ -25,18 +24,11 @@ import { visibleSets } from '../history/visibility.ts';
 import type { DataScopeService } from '../account/scope.ts';
 import { createGroupRepository } from '../groups/repository.ts';
 import type { ListQueries } from '../gensets/list.ts';
-import type { DirectoryEntry } from '../gensets/directory.ts';
 import { countOf, pageOf } from '../../db/paging.ts';
-import { keepRecent } from '../../lib/memo.ts';
+import { createFirstReadings } from './first-readings.ts';
 
-const DAY = 86_400_000;
-const RANKING_DAYS = 30;
 const RANKING_SIZE = 10;
 const LATEST_ALARMS = 10;
-/** How long, and for how many people, the ranking's first readings are kept. */
-const FIRSTS_KEPT_MS = 5 * 60_000;
-const FIRSTS_INCOMPLETE_MS = 10_000;
-const FIRSTS_PEOPLE = 1000;
 
 export interface DashboardOptions {
   db: Db;
@@ -71,51 +63,7 @@ export function createDashboardService(opts: DashboardOptions) {
     );
   }
 
-  /**
-   * Per person: the first energy reading of each set in the ranking's window, when they were read and for how
-   * long they hold (less while a set that counts energy has none yet: its past may be being written).
-   */
-  const firsts = new Map<number, { at: number; day: number; readings: Map<number, number> }>();
-
-  /** How long first readings hold: less while a set that counts energy has none among them. */
-  function heldFor(readings: Map<number, number>, fleet: DirectoryEntry[]): number {
-    const complete = fleet.every((s) => s.live.kwhTotal === null || readings.has(s.id));
-    return complete ? FIRSTS_KEPT_MS : FIRSTS_INCOMPLETE_MS;
-  }
-
-  async function firstReadings(
-    ctx: SessionContext,
-    now: number,
-    fleet: DirectoryEntry[],
-  ): Promise<Map<number, number>> {
-    const since = now - RANKING_DAYS * DAY;
-    const day = Math.floor(now / DAY);
-    // (whether they hold is judged against the sets as they are now: a set that has begun counting energy since
-    // they were read, its past being written meanwhile, is read again within seconds, not minutes)
-    const kept = firsts.get(ctx.user.id);
-    if (kept && kept.day === day && now - kept.at < heldFor(kept.readings, fleet)) return kept.readings;
-    const rows = await db
-      .selectFrom('rollup_day as r')
-      .innerJoin(
-        db
-          .selectFrom('rollup_day')
-          .select(['genset_id', (eb) => eb.fn.min('bucket').as('b')])
-          .where('bucket', '>=', since)
-          .where('genset_id', 'in', (await visible(ctx)).select('g.id'))
-          .groupBy('genset_id')
-          .as('m'),
-        (join) => join.onRef('m.genset_id', '=', 'r.genset_id').onRef('m.b', '=', 'r.bucket'),
-      )
-      .select(['r.genset_id', q.statsObject(q.statsWindow(sql.ref('r.stats'), 'kwh_total')).as('o')])
-      .execute();
-    const readings = new Map<number, number>();
-    for (const f of rows) {
-      const first = f.o ? (JSON.parse(f.o) as { first?: number }).first : undefined;
-      if (typeof first === 'number') readings.set(f.genset_id, first);
-    }
-    keepRecent(firsts, ctx.user.id, { at: now, day, readings }, FIRSTS_PEOPLE);
-    return readings;
-  }
+  const firsts = createFirstReadings(db, q);
 
   return {
     async summary(ctx: SessionContext, lang: Language): Promise<HomeSummaryResponse> {
@@ -156,9 +104,8 @@ export function createDashboardService(opts: DashboardOptions) {
       }
 
       // Energy of the last 30 days: the set's energy counter now minus its first reading of the oldest day
-      // in the window (one daily rollup row per set, found on the primary key). Those first readings change once
-      // a day: they are kept for a few minutes per person.
-      const firstKwh = await firstReadings(ctx, now, fleet);
+      // in the window (first-readings.ts: kept for the whole fleet, read once a day and filled in per set)
+      const firstKwh = await firsts.of(fleet, now);
       const ranking = fleet
         .map((s) => {
           const first = firstKwh.get(s.id);
