@@ -13,6 +13,7 @@ import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { REPO_ROOT, loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
+import { giveDemoMaintenance } from '../src/modules/maintenance/demo.ts';
 import { addMonths, listPartitions, monthStart, partitionName } from '../src/db/partitions.ts';
 import { migrateData, type MigrateDataSummary } from '../src/tools/migrate-data.ts';
 import { PG_URL, call, login, type TestApp } from './helpers.ts';
@@ -296,47 +297,12 @@ describe.skipIf(!PG_URL)('migrating the embedded SQLite database to PostgreSQL',
           sent_at: now,
         })
         .execute();
-      const item = await db
-        .insertInto('maintenance_item')
-        .values({
-          genset_id: set.id,
-          name: 'Oil',
-          cycle_days: 90,
-          cycle_hours: 250,
-          remind_days: 7,
-          remind_hours: 10,
-          latest_date: '2026-01-01',
-          latest_hours: 100,
-          planned_date: null,
-          replaced_model: '',
-          remark: '',
-          enabled: 1,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await db
-        .insertInto('maintenance_task')
-        .values({
-          item_id: item.id,
-          genset_id: set.id,
-          name: 'Oil',
-          status: 'pending',
-          due_date: '2026-04-01',
-          due_hours: 350,
-          reminded_at: null,
-          overdue_at: null,
-          actual_date: null,
-          run_hours: null,
-          replaced_model: '',
-          remark: '',
-          done_by_user_id: null,
-          done_by: '',
-          created_at: now,
-          done_at: null,
-        })
-        .execute();
+      // its service plan as the demo gives one: an item and its open task
+      await giveDemoMaintenance(
+        db,
+        [{ modemKey: set.modemKey, scenario: 'copied', fallback: { runHours: 350, hoursSinceService: 250 } }],
+        now,
+      );
       await db
         .insertInto('maintenance_template')
         .values({
