@@ -1,7 +1,8 @@
 // Page and page size of a table paged by the server (spec 9: 10/20/30/50, default 20): the state and the
-// antd pagination that goes with it. Changing the page size goes back to the first page.
+// antd pagination that goes with it (a table's, or a list of cards'). Changing the page size goes back to the
+// first page.
 import { useState } from 'react';
-import type { TablePaginationConfig } from 'antd';
+import type { ListProps, TablePaginationConfig } from 'antd';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '@genset/protocol';
 
 export type PageSize = (typeof PAGE_SIZES)[number];
@@ -26,5 +27,10 @@ export function usePaging() {
       },
       ...extra,
     }),
+    /** A list of cards' pagination (on a phone) for `total` items: small, centred, only with more than one page. */
+    listPagination: (total: number | undefined): ListProps<unknown>['pagination'] =>
+      total !== undefined && total > size
+        ? { current: page, pageSize: size, total, onChange: setPage, align: 'center', size: 'small' }
+        : false,
   };
 }

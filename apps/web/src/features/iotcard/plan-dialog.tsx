@@ -1,9 +1,9 @@
 // Setting a SIM card's plan: its size in MB, the day its billing month starts on and the share of it past
 // which the set's people are told. The server checks the values; its refusals appear beside the fields.
-import { App as AntApp, Form, InputNumber, Modal } from 'antd';
+import { App as AntApp, Form, InputNumber } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { SIM_DEFAULT_ALARM_SHARE, type SimPlan } from '@genset/protocol';
-import { applyServerErrors } from '../../components/server-errors.ts';
+import { FormDialog } from '../../components/form-dialog.tsx';
 import { useSetPlan } from './api.ts';
 
 export function PlanDialog({
@@ -21,45 +21,30 @@ export function PlanDialog({
   const { message } = AntApp.useApp();
   const [form] = Form.useForm<SimPlan>();
   const save = useSetPlan();
-  const submit = async (values: SimPlan) => {
-    try {
-      await save.mutateAsync({ token, ...values });
-      void message.success(t('iotcard.plan.saved'));
-      onClose();
-    } catch (err) {
-      applyServerErrors(form, err);
-      if (!Object.keys((err as { fields?: object }).fields ?? {}).length) void message.error((err as Error).message);
-    }
-  };
   return (
-    <Modal
+    <FormDialog<SimPlan>
+      form={form}
       open={open}
       title={t('iotcard.plan.title')}
-      okText={t('common.actions.save')}
-      cancelText={t('common.actions.cancel')}
-      confirmLoading={save.isPending}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      destroyOnHidden
-      data-testid="sim-plan-dialog"
+      saving={save.isPending}
+      onClose={onClose}
+      onSave={async (values) => {
+        await save.mutateAsync({ token, ...values });
+        void message.success(t('iotcard.plan.saved'));
+        onClose();
+      }}
+      initialValues={plan ?? { startDay: 1, alarmShare: SIM_DEFAULT_ALARM_SHARE }}
+      testId="sim-plan-dialog"
     >
-      <Form<SimPlan>
-        form={form}
-        layout="vertical"
-        preserve={false}
-        onFinish={submit}
-        initialValues={plan ?? { startDay: 1, alarmShare: SIM_DEFAULT_ALARM_SHARE }}
-      >
-        <Form.Item name="sizeMb" label={t('iotcard.plan.size')} extra={t('iotcard.plan.sizeHelp')}>
-          <InputNumber style={{ width: '100%' }} data-testid="sim-plan-size" />
-        </Form.Item>
-        <Form.Item name="startDay" label={t('iotcard.plan.startDay')} extra={t('iotcard.plan.startDayHelp')}>
-          <InputNumber style={{ width: '100%' }} precision={0} data-testid="sim-plan-start" />
-        </Form.Item>
-        <Form.Item name="alarmShare" label={t('iotcard.plan.alarmShare')} extra={t('iotcard.plan.alarmShareHelp')}>
-          <InputNumber style={{ width: '100%' }} data-testid="sim-plan-share" />
-        </Form.Item>
-      </Form>
-    </Modal>
+      <Form.Item name="sizeMb" label={t('iotcard.plan.size')} extra={t('iotcard.plan.sizeHelp')}>
+        <InputNumber style={{ width: '100%' }} data-testid="sim-plan-size" />
+      </Form.Item>
+      <Form.Item name="startDay" label={t('iotcard.plan.startDay')} extra={t('iotcard.plan.startDayHelp')}>
+        <InputNumber style={{ width: '100%' }} precision={0} data-testid="sim-plan-start" />
+      </Form.Item>
+      <Form.Item name="alarmShare" label={t('iotcard.plan.alarmShare')} extra={t('iotcard.plan.alarmShareHelp')}>
+        <InputNumber style={{ width: '100%' }} data-testid="sim-plan-share" />
+      </Form.Item>
+    </FormDialog>
   );
 }

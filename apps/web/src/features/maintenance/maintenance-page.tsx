@@ -14,7 +14,6 @@ import {
   InputNumber,
   List,
   Modal,
-  Popconfirm,
   Segmented,
   Select,
   Space,
@@ -23,19 +22,20 @@ import {
   Typography,
   type TableColumnsType,
 } from 'antd';
-import { DeleteOutlined, EditOutlined, MinusCircleOutlined, PlusOutlined, SendOutlined } from '@ant-design/icons';
+import { EditOutlined, MinusCircleOutlined, PlusOutlined, SendOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Permission, type MaintFleetTask, type MaintTemplate, type MaintTemplateSaveRequest } from '@genset/protocol';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { ErrorState } from '../../components/error-state.tsx';
 import { applyServerErrors } from '../../components/server-errors.ts';
+import { FormDialog } from '../../components/form-dialog.tsx';
 import { useAuthorized } from '../../components/use-authorized.ts';
 import { usePaging } from '../../components/use-paging.ts';
 import { NONE } from '../../components/format.ts';
 import { useMySets } from '../monitor/api.ts';
 import { useApplyTemplate, useDeleteTemplate, useFleetTasks, useSaveTemplate, useTemplates } from './api.ts';
-import { DueText, hoursText, StateTag } from './plan-view.tsx';
+import { DeleteButton, DueText, hoursText, StateTag } from './plan-view.tsx';
 import './maintenance.css';
 
 type Filter = 'due' | 'overdue' | 'all';
@@ -47,7 +47,7 @@ function TaskList() {
   const screens = Grid.useBreakpoint();
   const narrow = !screens.md;
   const [filter, setFilter] = useState<Filter>('due');
-  const { page, size, setPage, pagination } = usePaging();
+  const { page, size, setPage, pagination, listPagination } = usePaging();
   const tasks = useFleetTasks(filter, page, size);
   const data = tasks.data;
   const filterBar = (
@@ -72,11 +72,7 @@ function TaskList() {
           loading={tasks.isPending}
           dataSource={data?.list ?? []}
           locale={{ emptyText: empty }}
-          pagination={
-            data && data.total > size
-              ? { current: page, pageSize: size, total: data.total, onChange: setPage, align: 'center', size: 'small' }
-              : false
-          }
+          pagination={listPagination(data?.total)}
           renderItem={(task) => (
             <List.Item key={task.id} data-testid="maint-task">
               <Card size="small" className="maint-card">
@@ -149,107 +145,98 @@ function TemplateDialog({
   const { message } = AntApp.useApp();
   const [form] = Form.useForm<TemplateForm>();
   const save = useSaveTemplate();
-  const submit = async (values: TemplateForm) => {
-    try {
-      await save.mutateAsync({
-        ...(template ? { id: template.id } : {}),
-        name: values.name,
-        model: values.model,
-        items: (values.items ?? []).map((i) => ({
-          name: i.name,
-          cycleDays: i.cycleDays ?? null,
-          cycleHours: i.cycleHours ?? null,
-          remindDays: i.remindDays ?? 0,
-          remindHours: i.remindHours ?? 0,
-          replacedModel: i.replacedModel ?? '',
-          remark: i.remark ?? '',
-        })),
-      });
-      void message.success(t('maintenance.saved'));
-      onClose();
-    } catch (err) {
-      applyServerErrors(form, err);
-      void message.error((err as Error).message);
-    }
-  };
   return (
-    <Modal
+    <FormDialog<TemplateForm>
+      form={form}
       open={open}
       width={720}
       title={template ? t('maintenance.templates.editTitle') : t('maintenance.templates.addTitle')}
-      okText={t('common.actions.save')}
-      cancelText={t('common.actions.cancel')}
-      confirmLoading={save.isPending}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      destroyOnHidden
-    >
-      <Form<TemplateForm>
-        form={form}
-        layout="vertical"
-        preserve={false}
-        onFinish={submit}
-        initialValues={
-          template
-            ? { name: template.name, model: template.model, items: template.items }
-            : { items: [{ name: '', remindDays: 0, remindHours: 0 }] }
+      saving={save.isPending}
+      onClose={onClose}
+      onSave={async (values) => {
+        try {
+          await save.mutateAsync({
+            ...(template ? { id: template.id } : {}),
+            name: values.name,
+            model: values.model,
+            items: (values.items ?? []).map((i) => ({
+              name: i.name,
+              cycleDays: i.cycleDays ?? null,
+              cycleHours: i.cycleHours ?? null,
+              remindDays: i.remindDays ?? 0,
+              remindHours: i.remindHours ?? 0,
+              replacedModel: i.replacedModel ?? '',
+              remark: i.remark ?? '',
+            })),
+          });
+          void message.success(t('maintenance.saved'));
+          onClose();
+        } catch (err) {
+          // the items' refusals have no field of their own here: the message says them
+          applyServerErrors(form, err);
+          void message.error((err as Error).message);
         }
-      >
-        <Space size={12} wrap>
-          <Form.Item
-            name="name"
-            label={t('maintenance.templates.name')}
-            rules={[{ required: true, whitespace: true, message: t('validation.required') }]}
-          >
-            <Input maxLength={100} />
-          </Form.Item>
-          <Form.Item
-            name="model"
-            label={t('maintenance.templates.model')}
-            rules={[{ required: true, whitespace: true, message: t('validation.required') }]}
-          >
-            <Input maxLength={100} />
-          </Form.Item>
-        </Space>
-        <Form.List name="items">
-          {(fields, { add, remove }) => (
-            <Space direction="vertical" size={4} style={{ width: '100%' }}>
-              {fields.map((field) => (
-                <Space key={field.key} size={8} wrap align="start">
-                  <Form.Item
-                    name={[field.name, 'name']}
-                    label={t('maintenance.fields.name')}
-                    rules={[{ required: true, whitespace: true, message: t('validation.required') }]}
-                  >
-                    <Input maxLength={100} />
-                  </Form.Item>
-                  <Form.Item name={[field.name, 'cycleDays']} label={t('maintenance.fields.cycleDays')}>
-                    <InputNumber min={0} max={3650} precision={0} />
-                  </Form.Item>
-                  <Form.Item name={[field.name, 'cycleHours']} label={t('maintenance.fields.cycleHours')}>
-                    <InputNumber min={0} max={100000} />
-                  </Form.Item>
-                  <Form.Item name={[field.name, 'remindDays']} label={t('maintenance.fields.remindDays')}>
-                    <InputNumber min={0} max={3650} precision={0} />
-                  </Form.Item>
-                  <Button
-                    type="text"
-                    icon={<MinusCircleOutlined />}
-                    aria-label={t('maintenance.actions.delete')}
-                    disabled={fields.length < 2}
-                    onClick={() => remove(field.name)}
-                    style={{ marginTop: 30 }}
-                  />
-                </Space>
-              ))}
-              <Button icon={<PlusOutlined />} onClick={() => add({ name: '', remindDays: 0, remindHours: 0 })}>
-                {t('maintenance.templates.addItem')}
-              </Button>
-            </Space>
-          )}
-        </Form.List>
-      </Form>
-    </Modal>
+      }}
+      initialValues={
+        template
+          ? { name: template.name, model: template.model, items: template.items }
+          : { items: [{ name: '', remindDays: 0, remindHours: 0 }] }
+      }
+    >
+      <Space size={12} wrap>
+        <Form.Item
+          name="name"
+          label={t('maintenance.templates.name')}
+          rules={[{ required: true, whitespace: true, message: t('validation.required') }]}
+        >
+          <Input maxLength={100} />
+        </Form.Item>
+        <Form.Item
+          name="model"
+          label={t('maintenance.templates.model')}
+          rules={[{ required: true, whitespace: true, message: t('validation.required') }]}
+        >
+          <Input maxLength={100} />
+        </Form.Item>
+      </Space>
+      <Form.List name="items">
+        {(fields, { add, remove }) => (
+          <Space direction="vertical" size={4} style={{ width: '100%' }}>
+            {fields.map((field) => (
+              <Space key={field.key} size={8} wrap align="start">
+                <Form.Item
+                  name={[field.name, 'name']}
+                  label={t('maintenance.fields.name')}
+                  rules={[{ required: true, whitespace: true, message: t('validation.required') }]}
+                >
+                  <Input maxLength={100} />
+                </Form.Item>
+                <Form.Item name={[field.name, 'cycleDays']} label={t('maintenance.fields.cycleDays')}>
+                  <InputNumber min={0} max={3650} precision={0} />
+                </Form.Item>
+                <Form.Item name={[field.name, 'cycleHours']} label={t('maintenance.fields.cycleHours')}>
+                  <InputNumber min={0} max={100000} />
+                </Form.Item>
+                <Form.Item name={[field.name, 'remindDays']} label={t('maintenance.fields.remindDays')}>
+                  <InputNumber min={0} max={3650} precision={0} />
+                </Form.Item>
+                <Button
+                  type="text"
+                  icon={<MinusCircleOutlined />}
+                  aria-label={t('maintenance.actions.delete')}
+                  disabled={fields.length < 2}
+                  onClick={() => remove(field.name)}
+                  style={{ marginTop: 30 }}
+                />
+              </Space>
+            ))}
+            <Button icon={<PlusOutlined />} onClick={() => add({ name: '', remindDays: 0, remindHours: 0 })}>
+              {t('maintenance.templates.addItem')}
+            </Button>
+          </Space>
+        )}
+      </Form.List>
+    </FormDialog>
   );
 }
 
@@ -329,17 +316,7 @@ function Templates() {
           <Button size="small" icon={<EditOutlined />} onClick={() => setEditing(tpl)}>
             {t('maintenance.actions.edit')}
           </Button>
-          <Popconfirm
-            title={t('maintenance.confirm.delete', { name: tpl.name })}
-            okText={t('maintenance.actions.delete')}
-            okButtonProps={{ danger: true }}
-            cancelText={t('common.actions.cancel')}
-            onConfirm={() => remove.mutateAsync({ id: tpl.id })}
-          >
-            <Button size="small" danger className="danger-readable" icon={<DeleteOutlined />}>
-              {t('maintenance.actions.delete')}
-            </Button>
-          </Popconfirm>
+          <DeleteButton name={tpl.name} onConfirm={() => remove.mutateAsync({ id: tpl.id })} />
         </Space>
       ),
     },

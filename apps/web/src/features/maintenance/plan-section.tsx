@@ -5,7 +5,9 @@ import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../../components/error-state.tsx';
 import { usePaging } from '../../components/use-paging.ts';
 import { useHistory, usePlan } from './api.ts';
-import { HistoryItems, LinksCard, PlanCard } from './plan-view.tsx';
+import { LinksCard } from './links-card.tsx';
+import { PlanCard } from './plan-card.tsx';
+import { HistoryItems } from './plan-view.tsx';
 
 /** `runHours`: the set's run hours as they arrive live, which the "mark done" dialog starts from. */
 export function PlanSection({ token, runHours }: { token: string; runHours?: number | null }) {

@@ -123,7 +123,7 @@ function TransferList({ box }: { box: TransferBox }) {
   const { t } = useTranslation();
   const screens = Grid.useBreakpoint();
   const narrow = !screens.md;
-  const { page, size, setPage, pagination } = usePaging();
+  const { page, size, pagination, listPagination } = usePaging();
   const list = useTransfers(box, page, size);
   const data = list.data;
 
@@ -136,11 +136,7 @@ function TransferList({ box }: { box: TransferBox }) {
         loading={list.isPending}
         dataSource={data?.list ?? []}
         locale={{ emptyText: empty }}
-        pagination={
-          data && data.total > size
-            ? { current: page, pageSize: size, total: data.total, onChange: setPage, align: 'center', size: 'small' }
-            : false
-        }
+        pagination={listPagination(data?.total)}
         renderItem={(item) => (
           <List.Item key={item.id} data-testid="transfer-card">
             <Card size="small" className="transfer-card">
