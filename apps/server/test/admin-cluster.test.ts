@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import { ResultCode } from '@genset/protocol';
 import { buildApp } from '../src/app.ts';
-import { call, createTestApp, freshUser, login, PG_URL, type TestApp } from './helpers.ts';
+import { call, createTestApp, freshUser, login, PG_URL, signInManager, type TestApp } from './helpers.ts';
 import { connectWs } from './support/ws-client.ts';
 
 /** A call every member makes (their own sets): whether a session is still good. */
@@ -29,13 +29,7 @@ beforeAll(async () => {
   await other.listen({ port: 0, host: '127.0.0.1' });
   const address = other.server.address();
   otherUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  manager = await login(t.app, 'manager@example.com', 'Demo#2026');
-  const row = await t.app.database.db
-    .selectFrom('users')
-    .select('company_id')
-    .where('account', '=', 'manager@example.com')
-    .executeTakeFirstOrThrow();
-  companyId = row.company_id;
+  ({ token: manager, companyId } = await signInManager(t));
 });
 
 afterAll(async () => {

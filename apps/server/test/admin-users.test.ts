@@ -6,7 +6,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { ResultCode, computeSign, DEFAULT_SIGN_SECRET, layoutS } from '@genset/protocol';
-import { call, createCompany, createTestApp, freshUser, login, type Envelope, type TestApp } from './helpers.ts';
+import {
+  call,
+  createCompany,
+  createTestApp,
+  freshUser,
+  login,
+  signInManager,
+  type Envelope,
+  type TestApp,
+} from './helpers.ts';
 import { connectWs } from './support/ws-client.ts';
 import { translate } from '../src/i18n/messages.ts';
 import { ensureCompanyRoles } from '../src/seed/base.ts';
@@ -28,13 +37,7 @@ beforeAll(async () => {
   const address = t.app.server.address();
   baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   platform = await login(t.app, 'admin@example.com', 'Admin#2026');
-  manager = await login(t.app, 'manager@example.com', 'Demo#2026');
-  const row = await t.app.database.db
-    .selectFrom('users')
-    .select('company_id')
-    .where('account', '=', 'manager@example.com')
-    .executeTakeFirstOrThrow();
-  demoCompany = row.company_id;
+  ({ token: manager, companyId: demoCompany } = await signInManager(t));
 });
 
 afterAll(async () => {

@@ -148,6 +148,17 @@ export async function login(app: FastifyInstance, username: string, password: st
   return res.data.utoken as string;
 }
 
+/** Signs the demo company's manager in: the session token, and the manager's id and company. */
+export async function signInManager(t: TestApp) {
+  const token = await login(t.app, 'manager@example.com', 'Demo#2026');
+  const row = await t.app.database.db
+    .selectFrom('users')
+    .select(['id', 'company_id'])
+    .where('account', '=', 'manager@example.com')
+    .executeTakeFirstOrThrow();
+  return { token, id: row.id, companyId: row.company_id };
+}
+
 let counter = 0;
 /** A fresh user of its own in a company, so tests do not step on each other. */
 export async function freshUser(t: TestApp, opts: { companyId?: number; role?: string; password?: string } = {}) {

@@ -6,7 +6,7 @@
 // people who may not see the set see nothing of its card, and only managers set plans.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIM_MB_BYTES } from '@genset/protocol';
-import { call, createCompany, createTestApp, freshUser, login, type TestApp } from './helpers.ts';
+import { call, createCompany, createTestApp, freshUser, login, signInManager, type TestApp } from './helpers.ts';
 import { newSet } from './support/history-data.ts';
 import { connectFakeModule, type FakeModule } from './support/fake-module.ts';
 import { translate } from '../src/i18n/messages.ts';
@@ -98,14 +98,7 @@ const info = async (token: string, body: Record<string, unknown>, lang?: string)
 
 beforeAll(async () => {
   t = await createTestApp();
-  manager = await login(t.app, 'manager@example.com', 'Demo#2026');
-  const row = await t.app.database.db
-    .selectFrom('users')
-    .select(['id', 'company_id'])
-    .where('account', '=', 'manager@example.com')
-    .executeTakeFirstOrThrow();
-  managerId = row.id;
-  companyId = row.company_id;
+  ({ token: manager, id: managerId, companyId } = await signInManager(t));
 });
 afterAll(async () => {
   for (const m of modules) await m.close();

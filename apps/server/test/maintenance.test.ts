@@ -6,7 +6,16 @@
 // leaving out names a set has; a maintenance link shows the plan read-only until it expires or is revoked;
 // other companies see none of it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createCompany, createTestApp, freshUser, login, outbox, type TestApp } from './helpers.ts';
+import {
+  call,
+  createCompany,
+  createTestApp,
+  freshUser,
+  login,
+  outbox,
+  signInManager,
+  type TestApp,
+} from './helpers.ts';
 import { newSet } from './support/history-data.ts';
 import { createMaintenanceScheduler } from '../src/modules/maintenance/scheduler.ts';
 import { addDays, dateIn, nextDue, stateOf } from '../src/modules/maintenance/schedule.ts';
@@ -76,14 +85,7 @@ const logOf = (setToken: string) =>
 
 beforeAll(async () => {
   t = await createTestApp();
-  manager = await login(t.app, 'manager@example.com', 'Demo#2026');
-  const row = await t.app.database.db
-    .selectFrom('users')
-    .select(['id', 'company_id'])
-    .where('account', '=', 'manager@example.com')
-    .executeTakeFirstOrThrow();
-  managerId = row.id;
-  companyId = row.company_id;
+  ({ token: manager, id: managerId, companyId } = await signInManager(t));
 });
 afterAll(async () => t.close());
 

@@ -10,7 +10,7 @@ import {
   type PriceTemplateBody,
   type ProtocolDocument,
 } from '@genset/protocol';
-import { call, createTestApp, login, type TestApp } from '../helpers.ts';
+import { call, createTestApp, signInManager, type TestApp } from '../helpers.ts';
 import { encodeBlocks } from './encode.ts';
 import { connectFakeModule, type FakeModule } from './fake-module.ts';
 
@@ -164,14 +164,7 @@ export function useStationServer() {
   beforeAll(async () => {
     t = await createTestApp({ COMMAND_TIMEOUT_MS: '3000' });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
-    manager = await login(t.app, 'manager@example.com', 'Demo#2026');
-    const row = await t.app.database.db
-      .selectFrom('users')
-      .select(['id', 'company_id'])
-      .where('account', '=', 'manager@example.com')
-      .executeTakeFirstOrThrow();
-    managerId = row.id;
-    companyId = row.company_id;
+    ({ token: manager, id: managerId, companyId } = await signInManager(t));
   });
   afterAll(async () => {
     for (const m of modules) await m.close().catch(() => undefined);
