@@ -38,6 +38,19 @@ import {
 /** Numbers the names the tests give, so that each is new. */
 let n = 0;
 
+/** Sends a station a tactic from a template, with the manager's password unless another is given. */
+const sendTactic = (
+  token: string,
+  templateId: number,
+  o: { strategy?: string; password?: string; lang?: string } = {},
+) =>
+  post(
+    manager,
+    '/ems/sendTactic',
+    { token, strategy: o.strategy ?? 'timeOfUse', templateId, password: o.password ?? 'Demo#2026' },
+    o.lang,
+  );
+
 useStationServer();
 
 describe('tactics', () => {
@@ -45,32 +58,17 @@ describe('tactics', () => {
     const hw = await stationHardware('Lacking');
     const tpl = await saveTemplate(manager, { name: `Lacking tariff ${n++}`, ...template() });
     const token = await addStation(hw, { devices: bindings(hw, ['pcs', 'pv']) });
-    const res = await post(manager, '/ems/sendTactic', {
-      token,
-      strategy: 'timeOfUse',
-      templateId: tpl.data.id,
-      password: 'Demo#2026',
-    });
+    const res = await sendTactic(token, tpl.data.id);
     expect(res.code).toBe(400);
     expect(res.msg).toBe('Station devices: the station has no BMS');
     // no tactic runs: no demand-response event either
     const now = Date.now();
     const dr = await post(manager, '/ems/demandResponse', { token, start: now, end: now + 60_000, kw: 10 });
     expect(dr.code).toBe(409);
-    const zh = await post(
-      manager,
-      '/ems/sendTactic',
-      { token, strategy: 'timeOfUse', templateId: tpl.data.id, password: 'Demo#2026' },
-      'zh-CN',
-    );
+    const zh = await sendTactic(token, tpl.data.id, { lang: 'zh-CN' });
     expect(zh.msg).toBe('电站设备：电站没有BMS');
 
-    const wrong = await post(manager, '/ems/sendTactic', {
-      token,
-      strategy: 'timeOfUse',
-      templateId: tpl.data.id,
-      password: 'Wrong#2026',
-    });
+    const wrong = await sendTactic(token, tpl.data.id, { password: 'Wrong#2026' });
     expect(wrong.code).toBe(400);
     expect(wrong.msg).toBe(translate('en-US', 'errors.wrongPassword'));
 
@@ -88,12 +86,7 @@ describe('tactics', () => {
         { token: hw.sets.pv.token, role: 'meter' },
       ],
     });
-    const role = await post(manager, '/ems/sendTactic', {
-      token,
-      strategy: 'timeOfUse',
-      templateId: tpl.data.id,
-      password: 'Demo#2026',
-    });
+    const role = await sendTactic(token, tpl.data.id);
     expect(role.code).toBe(400);
     expect(role.msg).toBe('Station devices: the protocol of the station’s grid meter has no grid power (gridPowerKw)');
 
@@ -122,12 +115,7 @@ describe('tactics', () => {
       );
     });
 
-    const ok = await post(manager, '/ems/sendTactic', {
-      token,
-      strategy: 'timeOfUse',
-      templateId: tpl.data.id,
-      password: 'Demo#2026',
-    });
+    const ok = await sendTactic(token, tpl.data.id);
     expect(ok.code, ok.msg).toBe(200);
     expect(ok.data).toEqual({
       version: 1,
@@ -160,12 +148,7 @@ describe('tactics', () => {
     expect(Object.keys(over.data.fields)).toEqual(['end']);
 
     answer = 'refuse';
-    const refused = await post(manager, '/ems/sendTactic', {
-      token,
-      strategy: 'capacityExpansion',
-      templateId: tpl.data.id,
-      password: 'Demo#2026',
-    });
+    const refused = await sendTactic(token, tpl.data.id, { strategy: 'capacityExpansion' });
     expect(refused.code).toBe(502);
     expect(refused.msg).toBe('The station’s module refused the strategy: PCS in local mode');
 
