@@ -2,8 +2,17 @@
 // by range, level and state with paging bounds and localised titles, the per-day alarm chart in the
 // user's time zone (of one set and of every set a user sees), the maintenance countdown, 404 for others.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createCompany, createTestApp, freshUser, login, type TestApp } from './helpers.ts';
-import { alarmTitle, DAY, HOUR, insertAlarm, moduleFor, newSet, RUNNING } from './support/history-data.ts';
+import { call, type TestApp } from './helpers.ts';
+import {
+  alarmTitle,
+  DAY,
+  HOUR,
+  insertAlarm,
+  moduleFor,
+  newSet,
+  RUNNING,
+  serverWithStranger,
+} from './support/history-data.ts';
 
 let t: TestApp;
 let manager: string;
@@ -11,15 +20,7 @@ let stranger: string;
 let strangerCompany: number;
 let companyId: number;
 
-beforeAll(async () => {
-  t = await createTestApp();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  manager = await login(t.app, 'manager@example.com', 'Demo#2026');
-  companyId = (await call(t.app, 'GET', '/user/info', { token: manager })).data.info.companyId;
-  strangerCompany = await createCompany(t, 'Other Power Ltd');
-  const u = await freshUser(t, { companyId: strangerCompany, role: 'companyAdmin' });
-  stranger = await login(t.app, u.account, u.password);
-});
+beforeAll(async () => ({ t, manager, companyId, strangerCompany, stranger } = await serverWithStranger()));
 afterAll(async () => t.close());
 
 describe('alarms recorded by ingestion', () => {

@@ -4,8 +4,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { layoutS, MAX_CHART_POINTS } from '@genset/protocol';
 import { startOfDay } from '../src/modules/devices/time.ts';
-import { call, createCompany, createTestApp, freshUser, login, type TestApp } from './helpers.ts';
-import { DAY, HOUR, insertRollups, moduleFor, newSet, RUNNING, stats } from './support/history-data.ts';
+import { call, type TestApp } from './helpers.ts';
+import {
+  DAY,
+  HOUR,
+  insertRollups,
+  moduleFor,
+  newSet,
+  RUNNING,
+  stats,
+  serverWithStranger,
+} from './support/history-data.ts';
 
 let t: TestApp;
 let manager: string;
@@ -13,15 +22,7 @@ let stranger: string;
 let companyId: number;
 const item = (key: string) => layoutS.items.find((i) => i.key === key)!;
 
-beforeAll(async () => {
-  t = await createTestApp();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  manager = await login(t.app, 'manager@example.com', 'Demo#2026');
-  companyId = (await call(t.app, 'GET', '/user/info', { token: manager })).data.info.companyId;
-  const other = await createCompany(t, 'Other Power Ltd');
-  const u = await freshUser(t, { companyId: other, role: 'companyAdmin' });
-  stranger = await login(t.app, u.account, u.password);
-});
+beforeAll(async () => ({ t, manager, companyId, stranger } = await serverWithStranger()));
 afterAll(async () => t.close());
 
 describe('recent history from stored samples', () => {

@@ -4,8 +4,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { computeSign, DEFAULT_SIGN_SECRET, layoutS } from '@genset/protocol';
-import { call, createCompany, createTestApp, freshUser, login, type TestApp } from './helpers.ts';
-import { DAY, HOUR, insertRollups, moduleFor, newSet, RUNNING, stats } from './support/history-data.ts';
+import type { TestApp } from './helpers.ts';
+import {
+  DAY,
+  HOUR,
+  insertRollups,
+  moduleFor,
+  newSet,
+  RUNNING,
+  stats,
+  serverWithStranger,
+} from './support/history-data.ts';
 
 let t: TestApp;
 let manager: string;
@@ -36,15 +45,7 @@ async function sheetOf(body: Buffer) {
   return wb.worksheets[0]!;
 }
 
-beforeAll(async () => {
-  t = await createTestApp();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  manager = await login(t.app, 'manager@example.com', 'Demo#2026');
-  companyId = (await call(t.app, 'GET', '/user/info', { token: manager })).data.info.companyId;
-  const other = await createCompany(t, 'Other Power Ltd');
-  const u = await freshUser(t, { companyId: other, role: 'companyAdmin' });
-  stranger = await login(t.app, u.account, u.password);
-});
+beforeAll(async () => ({ t, manager, companyId, stranger } = await serverWithStranger()));
 afterAll(async () => t.close());
 
 describe('runtime-data export', () => {

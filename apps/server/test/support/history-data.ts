@@ -2,7 +2,7 @@
 // through the real ingestion path), and rows written straight into the rollup and alarm tables for ranges
 // far longer than a test could wait for, in the exact formats ingestion writes.
 import { layoutS } from '@genset/protocol';
-import type { TestApp } from '../helpers.ts';
+import { call, createCompany, createTestApp, freshUser, login, type TestApp } from '../helpers.ts';
 import { encodeBlocks } from './encode.ts';
 import { connectFakeModule, type FakeModule } from './fake-module.ts';
 import type { ItemStats } from '../../src/modules/devices/ingest/bucket-stats.ts';
@@ -13,6 +13,21 @@ export const HOUR = 3_600_000;
 export const DAY = 86_400_000;
 
 let n = 0;
+
+/**
+ * A test server listening (so modules reach its broker), the demo company's manager signed in, and a stranger: the
+ * administrator of another company, who sees none of the manager's sets.
+ */
+export async function serverWithStranger() {
+  const t = await createTestApp();
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const manager = await login(t.app, 'manager@example.com', 'Demo#2026');
+  const companyId: number = (await call(t.app, 'GET', '/user/info', { token: manager })).data.info.companyId;
+  const strangerCompany = await createCompany(t, 'Other Power Ltd');
+  const u = await freshUser(t, { companyId: strangerCompany, role: 'companyAdmin' });
+  const stranger = await login(t.app, u.account, u.password);
+  return { t, manager, companyId, strangerCompany, stranger };
+}
 
 export async function newSet(
   t: TestApp,
