@@ -56,6 +56,36 @@ async function receiver() {
   };
 }
 
+/** A notification engine of its own on the test server's database, as another instance runs one, on a given clock. */
+const engineOn = (holder: string, now: () => number) =>
+  createNotificationEngine({
+    db: t.app.database.db,
+    log: t.app.log,
+    sender: createOutboxSender(t.config.outboxDir, t.app.log),
+    email: {
+      send: (msg) =>
+        createOutboxSender(t.config.outboxDir, t.app.log).send({ channel: 'email', purpose: 'notice', ...msg }),
+    },
+    bus: t.app.devices.bus,
+    postWebhook: t.app.notifications.postWebhook,
+    holder,
+    now,
+  });
+
+/** An alarm raised on a set at a time, told to the set's people and its company's webhooks. */
+const alarmRaised = (setId: number, code: string, level: string, title: Record<string, string>, at: number) =>
+  recordNoticeEvent(
+    t.app.database.db,
+    {
+      kind: 'alarm.raised',
+      companyId: null,
+      gensetId: setId,
+      audience: { set: true },
+      facts: { code, level, title, ts: at },
+    },
+    at,
+  );
+
 const notices = (to: string) => outbox(t).filter((m) => m.purpose === 'notice' && m.to === to);
 
 async function until<T>(what: () => T | Promise<T>, ok: (v: T) => boolean, ms = 10_000): Promise<T> {
@@ -366,20 +396,7 @@ describe('delivery with a clock of its own', () => {
     );
     const secret = night.secret;
     const set = await newSet(t, { companyId, name: 'Quarry set' });
-    const engine = (holder: string) =>
-      createNotificationEngine({
-        db,
-        log: t.app.log,
-        sender: createOutboxSender(t.config.outboxDir, t.app.log),
-        email: {
-          send: (msg) =>
-            createOutboxSender(t.config.outboxDir, t.app.log).send({ channel: 'email', purpose: 'notice', ...msg }),
-        },
-        bus: t.app.devices.bus,
-        postWebhook: t.app.notifications.postWebhook,
-        holder,
-        now: () => clock,
-      });
+    const engine = (holder: string) => engineOn(holder, () => clock);
     const a = engine('instance-a');
     const b = engine('instance-b');
     const title = { 'en-US': 'Low fuel' };
@@ -393,28 +410,8 @@ describe('delivery with a clock of its own', () => {
           .executeTakeFirst()
       )?.id ?? 0,
     );
-    await recordNoticeEvent(
-      db,
-      {
-        kind: 'alarm.raised',
-        companyId: null,
-        gensetId: set.id,
-        audience: { set: true },
-        facts: { code: 'low_fuel_warning', level: 'warning', title, ts: clock },
-      },
-      clock,
-    );
-    await recordNoticeEvent(
-      db,
-      {
-        kind: 'alarm.raised',
-        companyId: null,
-        gensetId: set.id,
-        audience: { set: true },
-        facts: { code: 'emergency_stop', level: 'shutdown', title: { 'en-US': 'Emergency stop' }, ts: clock },
-      },
-      clock,
-    );
+    await alarmRaised(set.id, 'low_fuel_warning', 'warning', title, clock);
+    await alarmRaised(set.id, 'emergency_stop', 'shutdown', { 'en-US': 'Emergency stop' }, clock);
     await Promise.all([a.runOnce(), b.runOnce()]);
 
     // quiet hours: the shutdown went at once, the warning waits for the end of them
@@ -485,30 +482,8 @@ describe('delivery with a clock of its own', () => {
     );
     const set = await newSet(t, { companyId, name: 'Far set' });
     let clock = Date.now();
-    const engine = createNotificationEngine({
-      db,
-      log: t.app.log,
-      sender: createOutboxSender(t.config.outboxDir, t.app.log),
-      email: {
-        send: (msg) =>
-          createOutboxSender(t.config.outboxDir, t.app.log).send({ channel: 'email', purpose: 'notice', ...msg }),
-      },
-      bus: t.app.devices.bus,
-      postWebhook: t.app.notifications.postWebhook,
-      holder: 'instance-c',
-      now: () => clock,
-    });
-    await recordNoticeEvent(
-      db,
-      {
-        kind: 'alarm.raised',
-        companyId: null,
-        gensetId: set.id,
-        audience: { set: true },
-        facts: { code: 'emergency_stop', level: 'shutdown', title: { 'en-US': 'Emergency stop' }, ts: clock },
-      },
-      clock,
-    );
+    const engine = engineOn('instance-c', () => clock);
+    await alarmRaised(set.id, 'emergency_stop', 'shutdown', { 'en-US': 'Emergency stop' }, clock);
     const delivery = () =>
       db
         .selectFrom('notification_delivery')
