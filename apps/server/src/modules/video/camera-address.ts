@@ -1,7 +1,7 @@
 // Where a camera may be: its address goes through the server's address policy when it is saved and again each
 // time a stream starts (a name may resolve differently later), and ffmpeg is given the checked address itself,
-// so it resolves no name of its own. The demo camera, which the server itself runs on 127.0.0.1, is the one
-// address taken as it is.
+// so it resolves no name of its own (an RTSP camera through a relay that goes nowhere else, rtsp-guard.ts). The
+// demo camera, which the server itself runs on 127.0.0.1, is the one address taken as it is.
 import { ResultCode } from '@genset/protocol';
 import type { AddressPolicy, OutboundRefusal } from '../../lib/address-policy.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
@@ -36,6 +36,7 @@ export function createCameraAddresses(opts: {
       if (!checked.ok) throw new AppError(ResultCode.deviceFailed, 'video.addressRefused');
       const { target } = checked;
       const url = withLogin(target.pinned.href, login);
+      if (url.protocol === 'rtsp:') return { url, rtsp: { address: target.address, port: target.port } };
       const http = url.protocol === 'http:' || url.protocol === 'https:';
       const written = new URL(raw);
       return http && target.host !== target.address ? { url, hostHeader: written.host } : { url };

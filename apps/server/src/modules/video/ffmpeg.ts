@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
+import { relayedInput, type RtspTarget } from './rtsp-guard.ts';
 
 export interface FfmpegPrograms {
   ffmpeg: string;
@@ -40,11 +41,14 @@ export function findFfmpeg(
 
 /**
  * What ffmpeg opens: the camera's address with its host replaced by the address the address policy checked
- * (ffmpeg resolves no name), and the host name as written, sent as the Host header of an HTTP camera.
+ * (ffmpeg resolves no name), and the host name as written, sent as the Host header of an HTTP camera. An RTSP
+ * camera comes with the checked address and port as `rtsp`: ffmpeg is then given a relay to it instead
+ * (rtsp-guard.ts), never the camera itself, since its RTSP client would follow a redirect anywhere.
  */
 export interface CameraInput {
   url: URL;
   hostHeader?: string | undefined;
+  rtsp?: RtspTarget | undefined;
 }
 
 /**
@@ -97,8 +101,18 @@ export interface ProbeResult {
   error: string;
 }
 
-/** What the camera's first video stream is (codec and pixel format), by ffprobe. */
-export function probeCamera(ffprobe: string, input: CameraInput, timeoutMs = 10_000): Promise<ProbeResult> {
+/**
+ * What the camera's first video stream is (codec and pixel format), by ffprobe (through a relay of its own for an
+ * RTSP camera, closed when ffprobe ends).
+ */
+export async function probeCamera(ffprobe: string, camera: CameraInput, timeoutMs = 10_000): Promise<ProbeResult> {
+  let opened: Awaited<ReturnType<typeof relayedInput>>;
+  try {
+    opened = await relayedInput(camera);
+  } catch (err) {
+    return { format: null, error: `no relay to the camera: ${(err as Error).message}` };
+  }
+  const { input, relay } = opened;
   const { url } = input;
   return new Promise((resolve) => {
     const child = spawn(
@@ -135,15 +149,20 @@ export function probeCamera(ffprobe: string, input: CameraInput, timeoutMs = 10_
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('error', (err) => {
       clearTimeout(timer);
+      relay?.close();
       resolve({ format: null, error: err.message });
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      const said = scrub(error.trim(), url) || (code === null ? 'no answer in time' : `ffprobe exited with ${code}`);
+      relay?.close();
+      const refused = relay?.refusal();
+      const said =
+        (refused ? `${refused}; ` : '') +
+        (scrub(error.trim(), url) || (code === null ? 'no answer in time' : `ffprobe exited with ${code}`));
       try {
         const stream = (JSON.parse(out) as { streams?: { codec_name?: string; pix_fmt?: string }[] }).streams?.[0];
         resolve(
-          code === 0 && stream?.codec_name
+          code === 0 && stream?.codec_name && !refused
             ? { format: { codec: stream.codec_name, pixelFormat: stream.pix_fmt ?? '' }, error: '' }
             : { format: null, error: said },
         );

@@ -22,6 +22,7 @@ import {
   type CameraInput,
   type FfmpegPrograms,
 } from './ffmpeg.ts';
+import { relayedInput } from './rtsp-guard.ts';
 
 export interface StreamTimes {
   /** A lease not renewed for this long ends. */
@@ -215,10 +216,33 @@ export function createStreams(opts: {
         fail(stream, 'unreachable');
         throw new StreamFailure('unreachable');
       }
-      const dir = mkdtempSync(join(opts.rootDir, `camera-${cameraId}-`));
-      stream.dir = dir;
+      // an RTSP camera is opened through a relay of its own, closed when ffmpeg ends
+      let opened: Awaited<ReturnType<typeof relayedInput>>;
+      try {
+        opened = await relayedInput(input);
+      } catch (err) {
+        markExited();
+        log.warn({ err, camera: cameraId }, 'camera cannot be read: no relay to it');
+        fail(stream, 'unreachable');
+        throw new StreamFailure('unreachable');
+      }
+      const { relay } = opened;
+      if (stream.stopping) {
+        relay?.close();
+        markExited();
+        throw new StreamFailure(stream.problem ?? 'unreachable');
+      }
       const copy = canCopy(format);
-      const child = spawn(programs.ffmpeg, hlsArguments(input, dir, copy), { stdio: ['ignore', 'pipe', 'pipe'] });
+      let dir: string;
+      let child: ChildProcess;
+      try {
+        dir = mkdtempSync(join(opts.rootDir, `camera-${cameraId}-`));
+        stream.dir = dir;
+        child = spawn(programs.ffmpeg, hlsArguments(opened.input, dir, copy), { stdio: ['ignore', 'pipe', 'pipe'] });
+      } catch (err) {
+        relay?.close();
+        throw err;
+      }
       stream.child = child;
       if (child.pid) writeFileSync(join(dir, PID_FILE), String(child.pid));
       log.info({ camera: cameraId, ffmpegPid: child.pid, copy }, 'camera stream started');
@@ -234,12 +258,16 @@ export function createStreams(opts: {
       child.on('error', (err) => {
         // a program that cannot be started emits no exit
         log.error({ err, camera: cameraId }, 'ffmpeg could not be started');
+        relay?.close();
         markExited();
         if (!stream.stopping) fail(stream, 'unreachable');
       });
       child.on('exit', (code, signal) => {
+        relay?.close();
         markExited();
         if (stream.stopping) return;
+        const refused = relay?.refusal();
+        if (refused) errors.push(refused);
         log.warn(
           { camera: cameraId, code, signal, ffmpeg: errors },
           'camera stream ended: the camera cannot be reached',
