@@ -143,6 +143,16 @@ describe('add and info', () => {
       await module.publish('hello', { model: 'X1', firmware: '1.0', imei: '', iccid: '', controllers: [] });
       const plan = await module.waitFor('plan', (p) => p.controllers?.length === 1);
       expect(plan.controllers[0]).toMatchObject({ port: 'port1', address: 3 });
+      // the running sets and their count, asked for before it runs and again after (a list kept between pages
+      // must follow a set's change of status)
+      const running = async () => {
+        const res = await call(t.app, 'POST', '/genset/mylist', {
+          token: manager,
+          body: { search: name, status: 'running' },
+        });
+        return { count: res.data.counts.running, tokens: res.data.list.map((r: { token: string }) => r.token) };
+      };
+      expect(await running()).toEqual({ count: 0, tokens: [] });
       await module.publish('data', {
         seq: 1,
         ts: Date.now(),
@@ -165,6 +175,7 @@ describe('add and info', () => {
       });
       const row = list.data.list.find((r: { token: string }) => r.token === added.token);
       expect(row).toMatchObject({ status: 3, online: true, modemId, values: { kw: 120, fuelLevel: 80 } });
+      expect(await running()).toEqual({ count: 1, tokens: [added.token] });
       // the connection drops: the row follows ingestion (module offline, set offline) without a reload
       module.client.stream.destroy();
       await expect
@@ -176,6 +187,7 @@ describe('add and info', () => {
           { timeout: 5000 },
         )
         .toEqual([{ status: 0, online: false }]);
+      expect(await running()).toEqual({ count: 0, tokens: [] });
     } finally {
       await module.close();
     }

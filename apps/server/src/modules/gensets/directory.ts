@@ -132,6 +132,8 @@ export function createSetDirectory(opts: { db: Db; bus: RealtimeBus; log: Fastif
   /** Bus updates seen while a load runs, applied again over its result (it may have read older rows). */
   let duringLoad: Map<number, Partial<DirectoryEntry>> | null = null;
   let modemsDuringLoad: Map<number, boolean> | null = null;
+  /** Moved whenever a set's status or alarm count changes, and with every load (what status views are kept by). */
+  let states = 0;
   /** Tells this instance's own invalidations apart from other instances' on the bus. */
   const origin = randomUUID();
 
@@ -316,6 +318,7 @@ export function createSetDirectory(opts: { db: Db; bus: RealtimeBus; log: Fastif
         for (const entry of next.byModem.get(modemId) ?? []) entry.online = online;
       }
       snapshot = next;
+      states++;
       loadedAt = Date.now();
       loadedGeneration = startedGeneration;
       return next;
@@ -340,7 +343,14 @@ export function createSetDirectory(opts: { db: Db; bus: RealtimeBus; log: Fastif
 
   function patch(id: number, values: Partial<DirectoryEntry>) {
     const entry = snapshot?.byId.get(id);
-    if (entry) Object.assign(entry, values);
+    if (entry) {
+      if (
+        (values.status !== undefined && values.status !== entry.status) ||
+        (values.alarmCount !== undefined && values.alarmCount !== entry.alarmCount)
+      )
+        states++;
+      Object.assign(entry, values);
+    }
     if (duringLoad) duringLoad.set(id, { ...duringLoad.get(id), ...values });
   }
 
@@ -379,6 +389,8 @@ export function createSetDirectory(opts: { db: Db; bus: RealtimeBus; log: Fastif
       }
       return snapshot;
     },
+    /** A number that moves whenever a set's status or alarm count may have changed. */
+    states: () => states,
     /**
      * After a set is added, edited (name, number, owner) or deleted here: the next list reloads first, here
      * and on every other instance.

@@ -68,10 +68,24 @@ interface Candidates {
   byName: DirectoryEntry[];
   /** The last searches in them (a user pages through the results, and the console refreshes them). */
   searches: Map<string, DirectoryEntry[]>;
+  /** The last filtered and sorted views of them, with their counts (see View). */
+  views: Map<string, View>;
 }
 
-/** Searches kept per user and scope. */
+/**
+ * One search, status filter and order of a user's sets, counted per status: kept while no set of the directory has
+ * changed its status or alarms (`states`), so that paging through 100,000 sets does not count and filter them all
+ * again for every page. The order by last data changes with every reading: that one is always made afresh.
+ */
+interface View {
+  states: number;
+  counts: Record<GensetStatusFilter, number>;
+  chosen: DirectoryEntry[];
+}
+
+/** Searches, and views, kept per user and scope. */
 const SEARCHES_KEPT = 4;
+const VIEWS_KEPT = 8;
 
 const byNameRank = (a: DirectoryEntry, b: DirectoryEntry) => a.nameRank - b.nameRank;
 
@@ -161,6 +175,7 @@ export function createListQueries(db: Db, directory: SetDirectory, scopes: DataS
       ...(scope.kind === 'mine' ? { role: reach.role } : {}),
       byName: list,
       searches: new Map(),
+      views: new Map(),
     };
     keepRecent(candidates, key, fresh, CACHED_USERS);
     return fresh;
@@ -210,20 +225,13 @@ export function createListQueries(db: Db, directory: SetDirectory, scopes: DataS
     };
   }
 
-  /** Counts per status filter, and the rows of one page (or of everything up to `limit`, for export). */
-  async function page(scope: ListScope, query: ListQuery, offset: number, limit: number) {
-    const dir = await directory.current();
-    const subs = await subscriptionsOf(scope.user);
-    const reach = await scopes.reach(scope.user, scope.grant);
-    const sets = inScope(scope, reach, dir, subs);
+  /** The sets a query picks out of the candidates, in its order, and their counts per status. */
+  function choose(sets: Candidates, query: ListQuery, needle: string) {
     let list = sets.byName;
-    if (query.search) {
+    if (needle) {
       // names and numbers change only with a reload, which makes new candidates: a search stays true
-      const needle = query.search.toLowerCase();
       const found = sets.searches.get(needle) ?? list.filter((e) => e.search.includes(needle));
-      sets.searches.delete(needle);
-      if (sets.searches.size >= SEARCHES_KEPT) sets.searches.delete(sets.searches.keys().next().value!);
-      sets.searches.set(needle, found);
+      keepRecent(sets.searches, needle, found, SEARCHES_KEPT);
       list = found;
     }
     const counts = countAll(list);
@@ -237,6 +245,24 @@ export function createListQueries(db: Db, directory: SetDirectory, scopes: DataS
       // a stable sort of a list in name order: ties stay by name
       chosen = chosen.toSorted((a, b) => sign * (key(a) - key(b)));
     }
+    return { counts, chosen };
+  }
+
+  /** Counts per status filter, and the rows of one page (or of everything up to `limit`, for export). */
+  async function page(scope: ListScope, query: ListQuery, offset: number, limit: number) {
+    const dir = await directory.current();
+    const subs = await subscriptionsOf(scope.user);
+    const reach = await scopes.reach(scope.user, scope.grant);
+    const sets = inScope(scope, reach, dir, subs);
+    const needle = query.search?.toLowerCase() ?? '';
+    const viewKey = `${query.status} ${query.sort} ${query.order} ${needle}`;
+    const states = directory.states();
+    let view = sets.views.get(viewKey);
+    if (!view || view.states !== states || query.sort === 'lastSeen') {
+      view = { states, ...choose(sets, query, needle) };
+      keepRecent(sets.views, viewKey, view, VIEWS_KEPT);
+    }
+    const { counts, chosen } = view;
     const rows = chosen.slice(offset, offset + limit).map((e) => rowOf(scope, reach, subs, e));
     return { counts, total: chosen.length, rows };
   }
@@ -279,7 +305,7 @@ export function createListQueries(db: Db, directory: SetDirectory, scopes: DataS
     keepRecent(
       candidates,
       key,
-      { snapshot: dir, basis: subs, role: reach.role, byName: list, searches: new Map() },
+      { snapshot: dir, basis: subs, role: reach.role, byName: list, searches: new Map(), views: new Map() },
       CACHED_USERS,
     );
     return list;
