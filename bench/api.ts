@@ -32,7 +32,7 @@ import { createFleet } from '../apps/server/src/modules/devices/fleet.ts';
 import { createUser, ensureCompanyRoles, seedBase } from '../apps/server/src/seed/base.ts';
 import { load, type LoadRequest, type LoadResult } from './lib/http-load.ts';
 import { freePort, spawnNode, waitForPort, waitForQuiet, watchMachine, watchProcess } from './lib/proc.ts';
-import { ADMIN, signIn, startServerChild } from './lib/server.ts';
+import { ADMIN, insertCompany, signIn, startServerChild } from './lib/server.ts';
 import { fmt, intEnv, mib, table } from './lib/stats.ts';
 import { summariseProfile } from './lib/profile.ts';
 import { copyToPostgres, measureChart, seedRollups, yearChartBody, YEAR_DAYS, YEAR_ITEMS } from './lib/long-chart.ts';
@@ -216,20 +216,7 @@ async function seed(dbFile: string): Promise<Seeded> {
   let companyId = 0;
   try {
     await seedBase(db, ADMIN);
-    const company = await db
-      .insertInto('company')
-      .values({
-        name: 'Bench Power Co.',
-        title: 'Bench Power Co.',
-        logo: null,
-        baidu_key: '',
-        index_template: 'default',
-        created_at: Date.now(),
-        deleted_at: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    companyId = company.id;
+    companyId = await insertCompany(db, 'Bench Power Co.');
     await ensureCompanyRoles(db, companyId);
     // One account made by the server's code gives the password hash the others share (hashing 1,100 passwords
     // with Argon2id would take minutes and measures nothing here).

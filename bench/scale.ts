@@ -18,7 +18,7 @@ import { load, type LoadRequest, type LoadResult } from './lib/http-load.ts';
 import { BenchModule, closeModules, connectClient } from './lib/modules.ts';
 import { startMosquitto } from './lib/mosquitto.ts';
 import { procSample, watchProcess } from './lib/proc.ts';
-import { ADMIN, signIn, startClusterInstance, type ServerChild } from './lib/server.ts';
+import { ADMIN, insertCompany, signIn, startClusterInstance, type ServerChild } from './lib/server.ts';
 import { fmt, intEnv, mib, sleep, table } from './lib/stats.ts';
 
 const P = {
@@ -69,22 +69,10 @@ async function seed(dbUrl: string) {
   const t0 = performance.now();
   try {
     await seedBase(db, ADMIN);
-    const company = await db
-      .insertInto('company')
-      .values({
-        name: 'Scale Power Co.',
-        title: 'Scale Power Co.',
-        logo: null,
-        baidu_key: '',
-        index_template: 'default',
-        created_at: Date.now(),
-        deleted_at: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const roles = await ensureCompanyRoles(db, company.id);
+    const companyId = await insertCompany(db, 'Scale Power Co.');
+    const roles = await ensureCompanyRoles(db, companyId);
     const adminId = await createUser(db, {
-      companyId: company.id,
+      companyId,
       roleId: roles.companyAdmin ?? null,
       account: COMPANY_ADMIN.account,
       password: COMPANY_ADMIN.password,
@@ -97,9 +85,9 @@ async function seed(dbUrl: string) {
         const fleet = createFleet(trx);
         for (let s = from; s < Math.min(P.sets, from + 1000); s++) {
           const key = `scale-${String(s).padStart(6, '0')}`;
-          const modem = await fleet.createModem({ companyId: company.id, modemKey: key, secret: SECRET });
+          const modem = await fleet.createModem({ companyId, modemKey: key, secret: SECRET });
           await fleet.createGenset({
-            companyId: company.id,
+            companyId,
             ownerUserId: null,
             name: `Set ${String(s).padStart(6, '0')} ${['North', 'South', 'East', 'West'][s % 4]}`,
             modemId: modem.id,
@@ -119,14 +107,14 @@ async function seed(dbUrl: string) {
                 '{"gen_kw":120,"fuel_level":64,"engine_rpm":1500,"battery_voltage":27.1}', $1, $1, 0
            from genset where company_id = $2
          on conflict (genset_id) do nothing`,
-        [now - 30_000, company.id],
+        [now - 30_000, companyId],
       );
       // the administrator follows every set (my gensets holds what one owns or follows; the company's whole
       // fleet is genset management's): their my-gensets list is all 100,000
       await client.query(
         `insert into subscription (genset_id, user_id, rights, created_at)
          select id, $1, 'control', $2 from genset where company_id = $3`,
-        [adminId, now, company.id],
+        [adminId, now, companyId],
       );
     });
     log(

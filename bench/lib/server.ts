@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { computeSign, DEFAULT_SIGN_SECRET, layoutS } from '@genset/protocol';
-import { openDatabase } from '../../apps/server/src/db/database.ts';
+import { openDatabase, type Db } from '../../apps/server/src/db/database.ts';
 import { createFleet } from '../../apps/server/src/modules/devices/fleet.ts';
 import { freePort, spawnNode, waitForPort, type Child } from './proc.ts';
 
@@ -60,6 +60,50 @@ export interface ServerChild extends Child {
   logLines(): string[];
 }
 
+/** What every server under load is started with: no console, the benchmark's administrator, limits far away. */
+function loadEnv(dataDir: string) {
+  return {
+    WEB_DIST: join(dataDir, 'no-web'),
+    ADMIN_ACCOUNT: ADMIN.account,
+    ADMIN_PASSWORD: ADMIN.password,
+    // The load comes from one address; the limits stay on (their cost is part of the figures) but far away.
+    RATE_LIMIT_API: '100000000/1m',
+    RATE_LIMIT_SIGN_IN: '100000/1m',
+  };
+}
+
+function serverChild(child: Child, httpPort: number, mqttPort: number): ServerChild {
+  return {
+    ...child,
+    url: `http://127.0.0.1:${httpPort}`,
+    httpPort,
+    mqttPort,
+    logLines: () =>
+      child.output
+        .join('')
+        .split('\n')
+        .filter((l) => l.trim() && !l.includes('console not built')),
+  };
+}
+
+/** A company row of its own (its roles not yet made), straight in the database; its id. */
+export async function insertCompany(db: Db, name: string): Promise<number> {
+  const company = await db
+    .insertInto('company')
+    .values({
+      name,
+      title: name,
+      logo: null,
+      baidu_key: '',
+      index_template: 'default',
+      created_at: Date.now(),
+      deleted_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return company.id;
+}
+
 export async function startServerChild(
   dataDir: string,
   nodeArgs: string[] = [],
@@ -75,27 +119,12 @@ export async function startServerChild(
     MQTT_PORT: String(mqttPort),
     MQTT_HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
-    WEB_DIST: join(dataDir, 'no-web'),
-    ADMIN_ACCOUNT: ADMIN.account,
-    ADMIN_PASSWORD: ADMIN.password,
-    // The load comes from one address; the limits stay on (their cost is part of the figures) but far away.
-    RATE_LIMIT_API: '100000000/1m',
-    RATE_LIMIT_SIGN_IN: '100000/1m',
+    ...loadEnv(dataDir),
     ...extraEnv,
   };
   const child = spawnNode('src/main.ts', { cwd: SERVER_DIR, env, nodeArgs });
   await waitForPort(child, httpPort, 60_000);
-  return {
-    ...child,
-    url: `http://127.0.0.1:${httpPort}`,
-    httpPort,
-    mqttPort,
-    logLines: () =>
-      child.output
-        .join('')
-        .split('\n')
-        .filter((l) => l.trim() && !l.includes('console not built')),
-  };
+  return serverChild(child, httpPort, mqttPort);
 }
 
 /** Signs in through the HTTP API, as the console does; returns the user token. */
@@ -143,27 +172,12 @@ export async function startClusterInstance(
     PORT: String(httpPort),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
-    WEB_DIST: join(dataDir, 'no-web'),
-    ADMIN_ACCOUNT: ADMIN.account,
-    ADMIN_PASSWORD: ADMIN.password,
-    // The load comes from one address; the limits stay on (their cost is part of the figures) but far away.
-    RATE_LIMIT_API: '100000000/1m',
-    RATE_LIMIT_SIGN_IN: '100000/1m',
+    ...loadEnv(dataDir),
     ...extraEnv,
   };
   const child = spawnNode('src/main.ts', { cwd: SERVER_DIR, env });
   await waitForPort(child, httpPort, 120_000);
-  return {
-    ...child,
-    url: `http://127.0.0.1:${httpPort}`,
-    httpPort,
-    mqttPort,
-    logLines: () =>
-      child.output
-        .join('')
-        .split('\n')
-        .filter((l) => l.trim() && !l.includes('console not built')),
-  };
+  return serverChild(child, httpPort, mqttPort);
 }
 
 export interface Store {
