@@ -20,6 +20,20 @@ import {
 
 useIngestWorld();
 
+/** A set's status as the API gives it. */
+const statusOf = async (setToken: string) =>
+  (await call(t.app, 'POST', '/devicedata/getstatus', { token: manager, body: { token: setToken } })).data.status;
+/** Why a set went offline, each time it did. */
+const offlineReasons = async (gensetId: number) =>
+  (
+    await t.app.database.db
+      .selectFrom('status_change')
+      .select('reason')
+      .where('genset_id', '=', gensetId)
+      .where('status', '=', 0)
+      .execute()
+  ).map((r) => r.reason);
+
 describe('ingestion', () => {
   let set: Awaited<ReturnType<typeof newSet>>;
   let module: FakeModule;
@@ -143,42 +157,16 @@ describe('ingestion', () => {
     await module.publish('data', data(1, RUNNING));
     await module.waitFor('ack');
     module.client.stream.destroy();
-    await expect
-      .poll(
-        async () =>
-          (await call(t.app, 'POST', '/devicedata/getstatus', { token: manager, body: { token: set.token } })).data
-            .status,
-        { timeout: 5000 },
-      )
-      .toBe(0);
-    const reasons = await t.app.database.db
-      .selectFrom('status_change')
-      .select('reason')
-      .where('genset_id', '=', set.id)
-      .where('status', '=', 0)
-      .execute();
-    expect(reasons.map((r) => r.reason)).toContain('moduleOffline');
+    await expect.poll(() => statusOf(set.token), { timeout: 5000 }).toBe(0);
+    expect(await offlineReasons(set.id)).toContain('moduleOffline');
 
     const quiet = await newSet();
     const m2 = await connectFakeModule(brokerUrl, quiet.modemKey, quiet.secret, { will: false });
     await m2.publish('data', data(1, RUNNING));
     await m2.waitFor('ack');
     // Offline rate 2 s: nothing for three periods and the set is offline although the connection stays.
-    await expect
-      .poll(
-        async () =>
-          (await call(t.app, 'POST', '/devicedata/getstatus', { token: manager, body: { token: quiet.token } })).data
-            .status,
-        { timeout: 10_000, interval: 500 },
-      )
-      .toBe(0);
-    const noData = await t.app.database.db
-      .selectFrom('status_change')
-      .select('reason')
-      .where('genset_id', '=', quiet.id)
-      .where('status', '=', 0)
-      .execute();
-    expect(noData.map((r) => r.reason)).toEqual(['noData']);
+    await expect.poll(() => statusOf(quiet.token), { timeout: 10_000, interval: 500 }).toBe(0);
+    expect(await offlineReasons(quiet.id)).toEqual(['noData']);
     await m2.close();
   });
 
