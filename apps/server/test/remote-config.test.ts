@@ -91,6 +91,9 @@ const read = (token: string, body: Record<string, unknown>, lang = 'en-US') =>
   call(t.app, 'POST', '/configdata/readconfignew', { token, lang, body });
 const write = (token: string, body: Record<string, unknown>, lang = 'en-US') =>
   call(t.app, 'POST', '/configdata/writeconfignew', { token, lang, body });
+/** The operation log's entries about a set, oldest first. */
+const logOf = (setToken: string) =>
+  t.app.database.db.selectFrom('operation_log').selectAll().where('target', '=', setToken).orderBy('id').execute();
 
 beforeAll(async () => {
   t = await createTestApp({ COMMAND_TIMEOUT_MS: '1500', ONLINE_RATE_MS: '250', OFFLINE_RATE_MS: '1000' });
@@ -262,11 +265,7 @@ describe('/configdata/writeconfignew', () => {
     const missing = await write(manager, { token: set.token, values: { mains_fail_delay_s: 9 } });
     expect(missing).toMatchObject({ code: 400, msg: 'Password: cannot be empty' });
     expect(controller.writes()).toHaveLength(0);
-    const log = await t.app.database.db
-      .selectFrom('operation_log')
-      .selectAll()
-      .where('target', '=', set.token)
-      .execute();
+    const log = await logOf(set.token);
     expect(log).toHaveLength(0);
   });
 
@@ -310,12 +309,7 @@ describe('/configdata/writeconfignew', () => {
       }),
     ]);
     expect(controller.registers.get(4097)).toBe(12);
-    const log = await t.app.database.db
-      .selectFrom('operation_log')
-      .select(['matter', 'feedback', 'account'])
-      .where('target', '=', set.token)
-      .orderBy('id')
-      .execute();
+    const log = await logOf(set.token);
     expect(log.map((l) => ({ matter: l.matter, account: l.account, ...JSON.parse(l.feedback) }))).toEqual([
       expect.objectContaining({
         matter: 'log.configWrite',
@@ -374,12 +368,7 @@ describe('/configdata/writeconfignew', () => {
       ['mains_fail_auto_start', 1, 1, 1, false, true],
       ['crank_time_s', 8, 9, 9, true, true],
     ]);
-    const log = await t.app.database.db
-      .selectFrom('operation_log')
-      .select('feedback')
-      .where('target', '=', set.token)
-      .orderBy('id')
-      .execute();
+    const log = await logOf(set.token);
     expect(log.map((l) => JSON.parse(l.feedback))).toEqual([
       expect.objectContaining({ param: 'idle_start', old: 0, new: 1, readBack: 1, outcome: 'ok' }),
       expect.objectContaining({ param: 'panel_language', old: 1, new: 3, readBack: 3, outcome: 'ok' }),
@@ -415,12 +404,7 @@ describe('/configdata/writeconfignew', () => {
     const silent = await write(manager, { token: set.token, password: PASSWORD, values: { cooling_time_s: 90 } });
     expect(silent).toMatchObject({ code: 504, data: { state: 'error' } });
 
-    const outcomes = await t.app.database.db
-      .selectFrom('operation_log')
-      .select('feedback')
-      .where('target', '=', set.token)
-      .orderBy('id')
-      .execute();
+    const outcomes = await logOf(set.token);
     // The silent module was never written to: its read timed out first, so it has no log entry.
     expect(outcomes.map((l) => JSON.parse(l.feedback).outcome)).toEqual(['notTaken', 'notTaken', 'timeout']);
   });
@@ -480,13 +464,7 @@ describe('realtime data selection', () => {
     expect(reset.data.custom).toBe(false);
     expect(reset.data.items.map((i: any) => i.key)).toEqual(realtime);
     // Both writes are in the operation log, against the set.
-    const log = await t.app.database.db
-      .selectFrom('operation_log')
-      .select(['matter', 'feedback'])
-      .where('target', '=', set.token)
-      .where('matter', 'like', 'log.items%')
-      .orderBy('id')
-      .execute();
+    const log = (await logOf(set.token)).filter((l) => l.matter.startsWith('log.items'));
     expect(log.map((l) => [l.matter, JSON.parse(l.feedback)])).toEqual([
       ['log.itemsChosen', { name: expect.stringMatching(/^Config set/), count: chosen.length }],
       ['log.itemsReset', { name: expect.stringMatching(/^Config set/) }],
@@ -604,11 +582,7 @@ describe('with the simulator and the gateway', () => {
     const reread = await read(manager, { token: set.token, menu: 'engine_start' });
     expect(reread.data.params.find((p: any) => p.key === 'crank_attempts').value).toBe(5);
 
-    const log = await t.app.database.db
-      .selectFrom('operation_log')
-      .select(['matter', 'feedback'])
-      .where('target', '=', set.token)
-      .execute();
+    const log = await logOf(set.token);
     expect(log).toHaveLength(1);
     expect(log[0]!.matter).toBe('log.configWrite');
     expect(JSON.parse(log[0]!.feedback)).toMatchObject({ param: 'crank_attempts', old: 3, new: 5, outcome: 'ok' });
@@ -675,12 +649,7 @@ describe('with the simulator and the gateway', () => {
       [{ fc: 6, address: register, value: 0b0011 }],
       [{ fc: 6, address: register, value: 0b0010_0010 }],
     ]);
-    const log = await t.app.database.db
-      .selectFrom('operation_log')
-      .select('feedback')
-      .where('target', '=', set.token)
-      .orderBy('id')
-      .execute();
+    const log = await logOf(set.token);
     expect(log.map((l) => JSON.parse(l.feedback))).toEqual([
       expect.objectContaining({ param: 'idle_start', old: 0, new: 1, outcome: 'ok' }),
       expect.objectContaining({ param: 'mains_fail_auto_start', old: 1, new: 0, outcome: 'ok' }),
