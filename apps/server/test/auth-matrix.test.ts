@@ -2,6 +2,7 @@
 // time, and 50014 for an expired session; every public call checks the signature too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, login, type TestApp } from './helpers.ts';
+import { ONE_PRICE_TEMPLATE } from './support/access-rows.ts';
 import { hashToken } from '../src/modules/auth/tokens.ts';
 
 let t: TestApp;
@@ -67,29 +68,7 @@ const SIGNED_IN: ['GET' | 'POST', string, unknown?][] = [
   ['GET', '/site/logInfo?token=abc&id=1'],
   ['GET', '/site/logRunRecord?token=abc'],
   ['POST', '/ems/template/list', {}],
-  [
-    'POST',
-    '/ems/template/save',
-    {
-      name: 'T',
-      ranges: [
-        { start: '08:00', end: '22:00', period: 'flat' },
-        { start: '22:00', end: '08:00', period: 'valley' },
-      ],
-      prices: {
-        sharp: { buy: 1, sell: 1 },
-        peak: { buy: 1, sell: 1 },
-        flat: { buy: 1, sell: 1 },
-        valley: { buy: 1, sell: 1 },
-      },
-      powerKw: 100,
-      chargeCutoffSoc: 90,
-      dischargeCutoffSoc: 10,
-      socMargin: 2,
-      reversePower: { enabled: false, marginKw: 0 },
-      demandControl: { enabled: false, limitKw: 0 },
-    },
-  ],
+  ['POST', '/ems/template/save', { name: 'T', ...ONE_PRICE_TEMPLATE }],
   ['POST', '/ems/template/info', { id: 1 }],
   ['POST', '/ems/template/delete', { id: 1 }],
   ['POST', '/ems/sendTactic', { token: 'abc', strategy: 'idle', templateId: 1, password: 'a' }],

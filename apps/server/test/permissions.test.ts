@@ -7,6 +7,7 @@ import { ALL_PERMISSIONS, LANGUAGES, Permission, ResultCode, type Language } fro
 import { translate } from '../src/i18n/messages.ts';
 import { createUser, MENU } from '../src/seed/base.ts';
 import { call, createTestApp, login, type TestApp } from './helpers.ts';
+import { ONE_PRICE_TEMPLATE } from './support/access-rows.ts';
 import { newSet } from './support/history-data.ts';
 
 /** The calls behind each permission-guarded menu entry, as its page makes them. */
@@ -90,25 +91,7 @@ const ROUTES: Record<string, { menu: string; calls: (token: string) => Call[] }>
 };
 
 /** A price template the company's station managers may save. */
-const SITE_TEMPLATE = {
-  name: 'Permission tariff',
-  ranges: [
-    { start: '08:00', end: '22:00', period: 'flat' },
-    { start: '22:00', end: '08:00', period: 'valley' },
-  ],
-  prices: {
-    sharp: { buy: 1, sell: 1 },
-    peak: { buy: 1, sell: 1 },
-    flat: { buy: 1, sell: 1 },
-    valley: { buy: 1, sell: 1 },
-  },
-  powerKw: 100,
-  chargeCutoffSoc: 90,
-  dischargeCutoffSoc: 10,
-  socMargin: 2,
-  reversePower: { enabled: false, marginKw: 0 },
-  demandControl: { enabled: false, limitKw: 0 },
-};
+const SITE_TEMPLATE = { name: 'Permission tariff', ...ONE_PRICE_TEMPLATE };
 
 /** A call's body, or for a GET its query. */
 const args = (method: Call[0], body: unknown) =>

@@ -88,6 +88,26 @@ export const TEMPLATE = {
   demandControl: { enabled: false, limitKw: 0 },
 };
 
+/** A tariff template of one price throughout (flat by day, valley by night, each at 1), cut-offs at 90 % and 10 %. */
+export const ONE_PRICE_TEMPLATE = {
+  ranges: [
+    { start: '08:00', end: '22:00', period: 'flat' },
+    { start: '22:00', end: '08:00', period: 'valley' },
+  ],
+  prices: {
+    sharp: { buy: 1, sell: 1 },
+    peak: { buy: 1, sell: 1 },
+    flat: { buy: 1, sell: 1 },
+    valley: { buy: 1, sell: 1 },
+  },
+  powerKw: 100,
+  chargeCutoffSoc: 90,
+  dischargeCutoffSoc: 10,
+  socMargin: 2,
+  reversePower: { enabled: false, marginKw: 0 },
+  demandControl: { enabled: false, limitKw: 0 },
+};
+
 const DAY = 86_400_000;
 /** A data item of the protocol the matrix's sets run. */
 const ITEM = layoutS.items.find((i) => i.group !== 'status')!.key;

@@ -16,6 +16,7 @@ import {
 } from '@genset/protocol';
 import { call, freshUser, login } from '../../helpers.ts';
 import { createUser } from '../../../src/seed/base.ts';
+import { TEMPLATE } from '../access-rows.ts';
 import { connectFakeModule } from '../fake-module.ts';
 import { answerRequests, type RawBody } from '../fuzz.ts';
 import { PASSWORDS, ref, signed, type World } from './world.ts';
@@ -236,23 +237,14 @@ function signedHeaders(token: string) {
 
 export const siteRefs = fc.constantFrom(ref('site.own'), ref('site.foreign'), ref('set.own'));
 
-/** A price template body the server takes. */
+/** A price template body the server takes: the access matrix's, with a peak and reverse-power and demand control on. */
 export const SITE_TEMPLATE = {
+  ...TEMPLATE,
   ranges: [
     { start: '00:00', end: '08:00', period: 'valley' },
     { start: '08:00', end: '18:00', period: 'peak' },
     { start: '18:00', end: '24:00', period: 'flat' },
   ],
-  prices: {
-    sharp: { buy: 1.3, sell: 1.2 },
-    peak: { buy: 1, sell: 0.9 },
-    flat: { buy: 0.6, sell: 0.55 },
-    valley: { buy: 0.3, sell: 0.25 },
-  },
-  powerKw: 100,
-  chargeCutoffSoc: 95,
-  dischargeCutoffSoc: 10,
-  socMargin: 3,
   reversePower: { enabled: true, marginKw: 5 },
   demandControl: { enabled: true, limitKw: 300 },
 };
