@@ -5,9 +5,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { call, createCompany, createTestApp, freshUser, login, type TestApp } from './helpers.ts';
 import { DAY, HOUR, insertAlarm, insertRollups, moduleFor, newSet, RUNNING, stats } from './support/history-data.ts';
 import { startOfDay } from '../src/modules/devices/time.ts';
+import { grantOf } from '../src/modules/account/service.ts';
+import { createDashboardService } from '../src/modules/dashboard/service.ts';
 
 let t: TestApp;
 let admin: string;
+let adminId: number;
 let viewer: string;
 let other: string;
 const sets: Record<string, Awaited<ReturnType<typeof newSet>>> = {};
@@ -33,6 +36,7 @@ beforeAll(async () => {
   const company = await createCompany(t, 'Dashboard Power');
   const a = await freshUser(t, { companyId: company, role: 'companyAdmin' });
   admin = await login(t.app, a.account, a.password);
+  adminId = a.id;
   const v = await freshUser(t, { companyId: company, role: 'viewer' });
   viewer = await login(t.app, v.account, v.password);
   const otherCompany = await createCompany(t, 'Elsewhere Power');
@@ -115,6 +119,42 @@ describe('home summary', () => {
       [sets.a!.token, 'warning'],
     ]);
     expect(s.latestAlarms[0]).toMatchObject({ setName: 'E running with warning', title: '低燃油位警告', end: null });
+  });
+
+  it('reads a large fleet’s alarms out of the platform’s, with the same answer', async () => {
+    const user = await t.app.database.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', adminId)
+      .executeTakeFirstOrThrow();
+    const role = await t.app.database.db
+      .selectFrom('role')
+      .selectAll()
+      .where('id', '=', user.role_id!)
+      .executeTakeFirst();
+    const ctx = { sessionId: 0, user, grant: grantOf(role) };
+    const expected = (await call(t.app, 'POST', '/home/summary', { token: admin, lang: 'en-US', body: {} })).data;
+    // every fleet counts as large; one alarm a page: the other company's newest alarm is passed over, and with too
+    // few pages the sets the user sees are asked for in the database
+    for (const latestPages of [5, 2]) {
+      const dashboard = createDashboardService({
+        db: t.app.database.db,
+        kind: t.app.database.kind,
+        protocols: t.app.devices.protocols,
+        scope: t.app.devices.fleet.scope,
+        lists: t.app.gensets.lists,
+        alarmReads: { listedSets: 0, latestPage: 1, latestPages },
+      });
+      const s = await dashboard.summary(ctx, 'en-US');
+      expect(s.alarms).toEqual({ total: 2, warning: 1, shutdown: 0, trip: 1 });
+      expect(s.latestAlarms.map((a) => [a.token, a.level])).toEqual([
+        [sets.e!.token, 'warning'],
+        [sets.c!.token, 'trip'],
+        [sets.a!.token, 'warning'],
+      ]);
+      expect(s.latestAlarms).toEqual(expected.latestAlarms);
+      expect(s.ranking).toEqual(expected.ranking);
+    }
   });
 
   it('shows a viewer only the set they subscribed to', async () => {

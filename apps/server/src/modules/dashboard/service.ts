@@ -26,9 +26,37 @@ import { createGroupRepository } from '../groups/repository.ts';
 import type { ListQueries } from '../gensets/list.ts';
 import { countOf, pageOf } from '../../db/paging.ts';
 import { createFirstReadings } from './first-readings.ts';
+import type { DirectoryEntry } from '../gensets/directory.ts';
 
 const RANKING_SIZE = 10;
 const LATEST_ALARMS = 10;
+/** A fleet up to this many sets is named by id in the alarm queries; a larger one is filtered in memory. */
+const LISTED_SETS = 1000;
+/** How many of the platform's latest alarms are read at a time for a large fleet, and how many times. */
+const LATEST_PAGE = 200;
+const LATEST_PAGES = 5;
+
+/** The fleet's RANKING_SIZE sets with the most energy since their first readings, most first (names break ties). */
+function topRanked(fleet: DirectoryEntry[], firsts: Map<number, number>) {
+  const top: { token: string; name: string; kwh: number }[] = [];
+  for (const s of fleet) {
+    const first = firsts.get(s.id);
+    if (first === undefined || s.live.kwhTotal === null) continue;
+    const kwh = Math.round((s.live.kwhTotal - first) * 10) / 10;
+    if (!Number.isFinite(kwh) || kwh <= 0) continue;
+    const last = top.at(-1);
+    if (
+      top.length === RANKING_SIZE &&
+      last &&
+      (kwh < last.kwh || (kwh === last.kwh && s.name.localeCompare(last.name) >= 0))
+    )
+      continue;
+    top.push({ token: s.token, name: s.name, kwh });
+    top.sort((a, b) => b.kwh - a.kwh || a.name.localeCompare(b.name));
+    if (top.length > RANKING_SIZE) top.pop();
+  }
+  return top;
+}
 
 export interface DashboardOptions {
   db: Db;
@@ -38,6 +66,8 @@ export interface DashboardOptions {
   scope: DataScopeService;
   /** The sets a user sees, on the set directory in memory (gensets/list.ts). */
   lists: Pick<ListQueries, 'visible'>;
+  /** How a large fleet's alarms are read (defaults LISTED_SETS, LATEST_PAGE, LATEST_PAGES; tests set smaller). */
+  alarmReads?: { listedSets: number; latestPage: number; latestPages: number };
 }
 
 /** A usable coordinate: numbers in range, and not the 0/0 a receiver without a fix reports. */
@@ -64,6 +94,78 @@ export function createDashboardService(opts: DashboardOptions) {
   }
 
   const firsts = createFirstReadings(db, q);
+  const reads = opts.alarmReads ?? { listedSets: LISTED_SETS, latestPage: LATEST_PAGE, latestPages: LATEST_PAGES };
+
+  /** The ids of a fleet (the lists keep one array per person while it holds: so is this set). */
+  const memberSets = new WeakMap<DirectoryEntry[], Set<number>>();
+  function membersOf(fleet: DirectoryEntry[]): Set<number> {
+    let ids = memberSets.get(fleet);
+    if (!ids) memberSets.set(fleet, (ids = new Set(fleet.map((s) => s.id))));
+    return ids;
+  }
+
+  /**
+   * Open alarms per level over the fleet. A small fleet's are asked for by id; a large one's are the platform's
+   * open alarms (an index of their own, a few per alarming set) taken where they belong to the fleet.
+   */
+  async function openAlarmLevels(fleet: DirectoryEntry[], members: Set<number>) {
+    if (fleet.length === 0) return [];
+    const open = db.selectFrom('alarm').where('end_ts', 'is', null);
+    if (fleet.length <= reads.listedSets)
+      return open
+        .select(['level', (eb) => eb.fn.countAll().as('n')])
+        .where('genset_id', 'in', [...members])
+        .groupBy('level')
+        .execute();
+    const rows = await open
+      .select(['genset_id', 'level', (eb) => eb.fn.countAll().as('n')])
+      .groupBy(['genset_id', 'level'])
+      .execute();
+    return rows.filter((r) => members.has(r.genset_id));
+  }
+
+  /**
+   * The fleet's latest alarms: a small fleet's by id; a large one's out of the platform's latest, newest first, a
+   * page at a time, until there are enough (or, after a few pages, by the sets' ids in the database).
+   */
+  async function latestAlarms(ctx: SessionContext, fleet: DirectoryEntry[], members: Set<number>) {
+    const query = () =>
+      db
+        .selectFrom('alarm as a')
+        .innerJoin('genset as g', 'g.id', 'a.genset_id')
+        .select(['a.id', 'a.genset_id', 'a.code', 'a.level', 'a.title', 'a.start_ts', 'a.end_ts', 'g.token', 'g.name'])
+        .orderBy('a.start_ts', 'desc')
+        .orderBy('a.id', 'desc');
+    type Row = Awaited<ReturnType<ReturnType<typeof query>['execute']>>[number];
+    if (fleet.length === 0) return [];
+    if (fleet.length <= reads.listedSets)
+      return query()
+        .where('a.genset_id', 'in', [...members])
+        .limit(LATEST_ALARMS)
+        .execute();
+    const found: Row[] = [];
+    let after: Row | undefined;
+    for (let pages = 0; pages < reads.latestPages; pages++) {
+      const from: Row | undefined = after;
+      const next = from
+        ? query().where((eb) =>
+            eb.or([
+              eb('a.start_ts', '<', from.start_ts),
+              eb.and([eb('a.start_ts', '=', from.start_ts), eb('a.id', '<', from.id)]),
+            ]),
+          )
+        : query();
+      const page: Row[] = await next.limit(reads.latestPage).execute();
+      for (const a of page) if (members.has(a.genset_id) && found.length < LATEST_ALARMS) found.push(a);
+      if (found.length >= LATEST_ALARMS || page.length < reads.latestPage) return found;
+      after = page.at(-1);
+    }
+    // the fleet's alarms are not among the platform's latest: asked for by the sets the user sees
+    return query()
+      .where('a.genset_id', 'in', (await visible(ctx)).select('g.id'))
+      .limit(LATEST_ALARMS)
+      .execute();
+  }
 
   return {
     async summary(ctx: SessionContext, lang: Language): Promise<HomeSummaryResponse> {
@@ -88,14 +190,8 @@ export function createDashboardService(opts: DashboardOptions) {
         if (at) positions.push({ token: s.token, name: s.name, status, alarmnum, ...at, kw: status !== 0 ? kw : null });
       }
 
-      const visibleIds = (await visible(ctx)).select('g.id');
-      const levels = await db
-        .selectFrom('alarm')
-        .select(['level', (eb) => eb.fn.countAll().as('n')])
-        .where('end_ts', 'is', null)
-        .where('genset_id', 'in', visibleIds)
-        .groupBy('level')
-        .execute();
+      const members = membersOf(fleet);
+      const levels = await openAlarmLevels(fleet, members);
       const alarms = { total: 0, warning: 0, shutdown: 0, trip: 0 };
       for (const row of levels) {
         const n = Number(row.n);
@@ -106,28 +202,12 @@ export function createDashboardService(opts: DashboardOptions) {
       // Energy of the last 30 days: the set's energy counter now minus its first reading of the oldest day
       // in the window (first-readings.ts: kept for the whole fleet, read once a day and filled in per set)
       const firstKwh = await firsts.of(fleet, now);
-      const ranking = fleet
-        .map((s) => {
-          const first = firstKwh.get(s.id);
-          const kwh = first === undefined || s.live.kwhTotal === null ? NaN : s.live.kwhTotal - first;
-          return { token: s.token, name: s.name, kwh: Math.round(kwh * 10) / 10 };
-        })
-        .filter((r) => Number.isFinite(r.kwh) && r.kwh > 0)
-        .sort((a, b) => b.kwh - a.kwh || a.name.localeCompare(b.name))
-        .slice(0, RANKING_SIZE);
+      const ranking = topRanked(fleet, firstKwh);
 
       // the latest alarms are alarm history: only for alarm:view
-      const latest = !hasAnyPermission(ctx.grant.permissions, [Permission.alarmView])
-        ? []
-        : await db
-            .selectFrom('alarm as a')
-            .innerJoin('genset as g', 'g.id', 'a.genset_id')
-            .select(['a.id', 'a.code', 'a.level', 'a.title', 'a.start_ts', 'a.end_ts', 'g.token', 'g.name'])
-            .where('a.genset_id', 'in', (await visible(ctx)).select('g.id'))
-            .orderBy('a.start_ts', 'desc')
-            .orderBy('a.id', 'desc')
-            .limit(LATEST_ALARMS)
-            .execute();
+      const latest = hasAnyPermission(ctx.grant.permissions, [Permission.alarmView])
+        ? await latestAlarms(ctx, fleet, members)
+        : [];
 
       return {
         counts,
