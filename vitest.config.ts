@@ -22,8 +22,8 @@ const server = {
 
 // The Node workspaces' tests mock no module and change no global: a worker keeps the modules it has loaded from one
 // file to the next instead of loading the whole server again for each (that loading was a third of the suite's CPU).
-// The web tests (jsdom, mocked modules) and the PostgreSQL pass (it reads TEST_DATABASE_URL when it loads) are
-// isolated per file.
+// The web tests (jsdom, mocked modules) are isolated per file. The PostgreSQL pass shares loaded modules too: vitest
+// keeps each project's workers apart, so its files all load the server with its TEST_DATABASE_URL.
 const shared = { isolate: false };
 
 export default defineConfig({
@@ -51,6 +51,7 @@ export default defineConfig({
                 name: 'server-postgres',
                 include: POSTGRES_FILES,
                 ...server,
+                ...shared,
                 env: { TEST_DATABASE_URL: pg },
               },
             },
