@@ -3,6 +3,8 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM, programPath } from './scripts/system-programs.ts';
 
+const LONG = /(page-audit|first-look)\.spec\.ts$/;
+
 export default defineConfig({
   testDir: 'e2e',
   globalSetup: './e2e/global-setup.ts',
@@ -18,6 +20,13 @@ export default defineConfig({
   // server takes up to several seconds
   expect: { timeout: 20_000 },
   reporter: [['list']],
+  // The longest tests (the page audit's languages and sizes, a minute or more each; the first look, which writes a
+  // month of the demo's past) are handed out first, so that neither worker is left running one of them alone at the
+  // end: tests are handed out in the order of the projects, then of files and tests.
+  projects: [
+    { name: 'long', testMatch: LONG },
+    { name: 'console', testIgnore: LONG },
+  ],
   outputDir: 'test-results',
   use: {
     browserName: 'chromium',

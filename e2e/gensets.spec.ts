@@ -43,9 +43,20 @@ test('a new user subscribes with a code and sees the set in My gensets with its 
 
   const user = await registerAccount(page.request, 'Subscriber');
   await useToken(page.context(), user.token);
+  // While the list's first answer is awaited the table says nothing of having no gensets: it shows it is loading.
+  let answer!: () => void;
+  const held = new Promise<void>((resolve) => (answer = resolve));
+  await page.route('**/yewu/genset/mylist', async (route) => {
+    await held;
+    await route.continue();
+  });
   await page.goto('/genset/mylist');
   await expect(page.getByRole('heading', { name: 'My gensets' })).toBeVisible();
+  await expect(page.locator('.genset-table .ant-spin-spinning')).toBeVisible();
+  await expect(page.getByText('You have no gensets yet.', { exact: false })).toHaveCount(0);
+  answer();
   await expect(page.getByText('You have no gensets yet. Subscribe to one with its code.')).toBeVisible();
+  await page.unroute('**/yewu/genset/mylist');
 
   // A wrong code says so in the dialog and adds nothing.
   await page.getByRole('button', { name: 'Subscribe' }).first().click();

@@ -211,7 +211,8 @@ export function GensetList({ scope }: { scope: ListScope }) {
             if (key !== params.sort || order !== params.order) update({ sort: key, order });
           }}
           locale={{
-            emptyText: (
+            // (no words while the first answer is awaited: "you have no gensets" would not be true yet)
+            emptyText: list.isPending ? null : (
               <EmptyState description={filtered ? t('gensets.list.noMatch') : t(`gensets.list.empty.${scope}`)}>
                 {scope === 'mylist' && !filtered ? (
                   <Button type="primary" icon={<TagsOutlined />} onClick={() => setSubscribing(true)}>
