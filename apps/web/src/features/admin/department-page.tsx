@@ -24,6 +24,7 @@ import { Permission, type DepartmentNode } from '@genset/protocol';
 import { ApiError } from '../../api/request.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { ErrorState } from '../../components/error-state.tsx';
+import { IconButton } from '../../components/icon-button.tsx';
 import { useFormRules } from '../../components/form-rules.ts';
 import { useAuthorized } from '../../components/use-authorized.ts';
 import {
@@ -168,34 +169,25 @@ export function DepartmentPage() {
             <Tag>{t('admin.department.people', { count: n.users })}</Tag>
             {canManage ? (
               <>
-                <Button
-                  size="small"
-                  type="text"
+                <IconButton
                   icon={<PlusOutlined />}
-                  aria-label={t('admin.department.addChild')}
-                  title={t('admin.department.addChild')}
+                  label={t('admin.department.addChild')}
                   onClick={(e) => {
                     e.stopPropagation();
                     setEditing({ kind: 'add', parent: n });
                   }}
                 />
-                <Button
-                  size="small"
-                  type="text"
+                <IconButton
                   icon={<EditOutlined />}
-                  aria-label={t('admin.department.rename')}
-                  title={t('admin.department.rename')}
+                  label={t('admin.department.rename')}
                   onClick={(e) => {
                     e.stopPropagation();
                     setEditing({ kind: 'rename', node: n });
                   }}
                 />
-                <Button
-                  size="small"
-                  type="text"
+                <IconButton
                   icon={<SwapOutlined />}
-                  aria-label={t('admin.department.move')}
-                  title={t('admin.department.move')}
+                  label={t('admin.department.move')}
                   onClick={(e) => {
                     e.stopPropagation();
                     setEditing({ kind: 'move', node: n });

@@ -2,7 +2,7 @@
 // (status, when applied and reviewed, nickname, account and its type, the invitation code), approved with a
 // role and department of the company or rejected; the invitations tab creates links (expiry, uses, the role
 // and department proposed), lists them with their use counts, a QR code and the link to copy, and revokes them.
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import {
   App as AntApp,
   Button,
@@ -24,7 +24,7 @@ import {
   TreeSelect,
   Typography,
 } from 'antd';
-import type { FormRule, TableColumnsType } from 'antd';
+import type { FormInstance, FormRule, TableColumnsType } from 'antd';
 import {
   CheckOutlined,
   CloseOutlined,
@@ -37,6 +37,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { V, type ApplicationStatus, type DepartmentNode, type InviteItem, type MemberItem } from '@genset/protocol';
 import { ApiError } from '../../api/request.ts';
+import { IconButton } from '../../components/icon-button.tsx';
 import { PagedTable } from '../../components/paged-table.tsx';
 import { formatDateTime } from '../../components/format.ts';
 import { usePaging } from '../../components/use-paging.ts';
@@ -87,66 +88,123 @@ function useChoices() {
   };
 }
 
-function ApproveDialog({ member, onClose }: { member: MemberItem | null; onClose: () => void }) {
+/**
+ * A dialog of this page around one form (`name` prefixes its fields' ids): OK checks the form and saves; the
+ * server's refusals of `fields` show beside them, any other as a message.
+ */
+function MemberDialog<V extends object>({
+  form,
+  name,
+  open,
+  title,
+  okText,
+  saving,
+  fields,
+  onSave,
+  onClose,
+  initialValues,
+  children,
+}: {
+  form: FormInstance<V>;
+  name: string;
+  open: boolean;
+  title: string;
+  okText: string;
+  saving: boolean;
+  fields: (keyof V & string)[];
+  onSave: (values: V) => Promise<void>;
+  onClose: () => void;
+  initialValues: Partial<V>;
+  children: ReactNode;
+}) {
   const { t } = useTranslation();
   const { message } = AntApp.useApp();
-  const needed = useNeeded();
-  const [form] = Form.useForm<{ roleId: number; departmentId?: number }>();
-  const choices = useChoices();
-  const audit = useAuditMember();
-
   async function submit() {
-    if (!member) return;
-    let values: { roleId: number; departmentId?: number };
+    let values: V;
     try {
       values = await form.validateFields();
     } catch {
       return;
     }
     try {
-      await audit.mutateAsync({
-        id: member.id,
-        action: 'approve',
-        roleId: values.roleId,
-        departmentId: values.departmentId ?? null,
-      });
-      void message.success(t('members.approvedOk'));
-      onClose();
+      await onSave(values);
     } catch (error) {
       if (!(error instanceof ApiError)) return;
-      const fields = (['roleId', 'departmentId'] as const).filter((f) => error.fields[f]);
-      if (fields.length) form.setFields(fields.map((f) => ({ name: f, errors: [error.fields[f]!] })));
+      const refused = fields.filter((f) => error.fields[f]);
+      if (refused.length)
+        (form as FormInstance).setFields(refused.map((f) => ({ name: f, errors: [error.fields[f]!] })));
       else void message.error(error.message);
     }
   }
-
   return (
     <Modal
-      open={member !== null}
-      title={t('members.approveTitle', { name: member?.nickname || member?.account || '' })}
+      open={open}
+      title={title}
       onCancel={onClose}
       onOk={() => void submit()}
-      okText={t('members.approve')}
+      okText={okText}
       cancelText={t('common.actions.cancel')}
-      confirmLoading={audit.isPending}
+      confirmLoading={saving}
       destroyOnHidden
-      okButtonProps={{ 'data-testid': 'approve-ok' } as never}
+      okButtonProps={{ 'data-testid': `${name}-ok` } as never}
     >
-      <Form
-        form={form}
-        layout="vertical"
-        name="approve"
-        requiredMark={false}
-        initialValues={{ roleId: member?.roleId ?? undefined, departmentId: member?.departmentId ?? undefined }}
-      >
-        <Form.Item name="roleId" label={t('members.role')} rules={needed}>
-          <Select options={choices.roles} data-testid="approve-role" showSearch optionFilterProp="label" />
-        </Form.Item>
-        <Form.Item name="departmentId" label={t('members.department')}>
-          <TreeSelect allowClear treeDefaultExpandAll treeData={choices.departments} data-testid="approve-department" />
-        </Form.Item>
+      <Form form={form} layout="vertical" name={name} requiredMark={false} initialValues={initialValues}>
+        {children}
       </Form>
     </Modal>
+  );
+}
+
+interface ApproveValues {
+  roleId: number;
+  departmentId?: number;
+}
+
+interface InviteValues {
+  expiresAt: Dayjs;
+  maxUses: number;
+  roleId?: number;
+  departmentId?: number;
+}
+
+function ApproveDialog({ member, onClose }: { member: MemberItem | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { message } = AntApp.useApp();
+  const needed = useNeeded();
+  const [form] = Form.useForm<ApproveValues>();
+  const choices = useChoices();
+  const audit = useAuditMember();
+
+  return (
+    <MemberDialog<ApproveValues>
+      form={form}
+      name="approve"
+      open={member !== null}
+      title={t('members.approveTitle', { name: member?.nickname || member?.account || '' })}
+      okText={t('members.approve')}
+      saving={audit.isPending}
+      fields={['roleId', 'departmentId']}
+      onSave={async (values) => {
+        if (!member) return;
+        await audit.mutateAsync({
+          id: member.id,
+          action: 'approve',
+          roleId: values.roleId,
+          departmentId: values.departmentId ?? null,
+        });
+        void message.success(t('members.approvedOk'));
+        onClose();
+      }}
+      onClose={onClose}
+      initialValues={{ roleId: member?.roleId ?? undefined, departmentId: member?.departmentId ?? undefined }}
+    >
+      <Form.Item name="roleId" label={t('members.role')} rules={needed}>
+        <Select options={choices.roles} data-testid="approve-role" showSearch optionFilterProp="label" />
+      </Form.Item>
+      <Form.Item name="departmentId" label={t('members.department')}>
+        <TreeSelect allowClear treeDefaultExpandAll treeData={choices.departments} data-testid="approve-department" />
+      </Form.Item>
+    </MemberDialog>
   );
 }
 
@@ -258,72 +316,50 @@ function InviteDialog({ open, onClose }: { open: boolean; onClose: () => void })
   const { t } = useTranslation();
   const { message } = AntApp.useApp();
   const needed = useNeeded();
-  const [form] = Form.useForm<{ expiresAt: Dayjs; maxUses: number; roleId?: number; departmentId?: number }>();
+  const [form] = Form.useForm<InviteValues>();
   const choices = useChoices();
   const create = useCreateInvite();
 
-  async function submit() {
-    let values: { expiresAt: Dayjs; maxUses: number; roleId?: number; departmentId?: number };
-    try {
-      values = await form.validateFields();
-    } catch {
-      return;
-    }
-    try {
-      await create.mutateAsync({
-        expiresAt: values.expiresAt.valueOf(),
-        maxUses: values.maxUses,
-        roleId: values.roleId ?? null,
-        departmentId: values.departmentId ?? null,
-      });
-      void message.success(t('members.inviteCreated'));
-      onClose();
-    } catch (error) {
-      if (!(error instanceof ApiError)) return;
-      const fields = (['expiresAt', 'maxUses', 'roleId', 'departmentId'] as const).filter((f) => error.fields[f]);
-      if (fields.length) form.setFields(fields.map((f) => ({ name: f, errors: [error.fields[f]!] })));
-      else void message.error(error.message);
-    }
-  }
-
   return (
-    <Modal
+    <MemberDialog<InviteValues>
+      form={form}
+      name="invite"
       open={open}
       title={t('members.inviteCreate')}
-      onCancel={onClose}
-      onOk={() => void submit()}
       okText={t('members.inviteCreate')}
-      cancelText={t('common.actions.cancel')}
-      confirmLoading={create.isPending}
-      destroyOnHidden
-      okButtonProps={{ 'data-testid': 'invite-ok' } as never}
+      saving={create.isPending}
+      fields={['expiresAt', 'maxUses', 'roleId', 'departmentId']}
+      onSave={async (values) => {
+        await create.mutateAsync({
+          expiresAt: values.expiresAt.valueOf(),
+          maxUses: values.maxUses,
+          roleId: values.roleId ?? null,
+          departmentId: values.departmentId ?? null,
+        });
+        void message.success(t('members.inviteCreated'));
+        onClose();
+      }}
+      onClose={onClose}
+      initialValues={{ expiresAt: dayjs().add(7, 'day').endOf('day'), maxUses: 10 }}
     >
-      <Form
-        form={form}
-        layout="vertical"
-        name="invite"
-        requiredMark={false}
-        initialValues={{ expiresAt: dayjs().add(7, 'day').endOf('day'), maxUses: 10 }}
-      >
-        <Form.Item name="expiresAt" label={t('members.expiresAt')} rules={needed}>
-          <DatePicker
-            showTime
-            style={{ width: '100%' }}
-            disabledDate={(d) => d.isBefore(dayjs().startOf('day'))}
-            data-testid="invite-expiry"
-          />
-        </Form.Item>
-        <Form.Item name="maxUses" label={t('members.maxUses')} rules={needed}>
-          <InputNumber min={1} max={1000} precision={0} style={{ width: '100%' }} data-testid="invite-uses" />
-        </Form.Item>
-        <Form.Item name="roleId" label={t('members.proposedRole')}>
-          <Select allowClear options={choices.roles} data-testid="invite-role" showSearch optionFilterProp="label" />
-        </Form.Item>
-        <Form.Item name="departmentId" label={t('members.proposedDepartment')}>
-          <TreeSelect allowClear treeDefaultExpandAll treeData={choices.departments} data-testid="invite-department" />
-        </Form.Item>
-      </Form>
-    </Modal>
+      <Form.Item name="expiresAt" label={t('members.expiresAt')} rules={needed}>
+        <DatePicker
+          showTime
+          style={{ width: '100%' }}
+          disabledDate={(d) => d.isBefore(dayjs().startOf('day'))}
+          data-testid="invite-expiry"
+        />
+      </Form.Item>
+      <Form.Item name="maxUses" label={t('members.maxUses')} rules={needed}>
+        <InputNumber min={1} max={1000} precision={0} style={{ width: '100%' }} data-testid="invite-uses" />
+      </Form.Item>
+      <Form.Item name="roleId" label={t('members.proposedRole')}>
+        <Select allowClear options={choices.roles} data-testid="invite-role" showSearch optionFilterProp="label" />
+      </Form.Item>
+      <Form.Item name="departmentId" label={t('members.proposedDepartment')}>
+        <TreeSelect allowClear treeDefaultExpandAll treeData={choices.departments} data-testid="invite-department" />
+      </Form.Item>
+    </MemberDialog>
   );
 }
 
@@ -344,14 +380,7 @@ function InviteLink({ invite }: { invite: InviteItem }) {
       <Typography.Text code copyable={false} data-testid="invite-link">
         {url}
       </Typography.Text>
-      <Button
-        size="small"
-        type="text"
-        icon={<CopyOutlined />}
-        aria-label={t('members.copy')}
-        title={t('members.copy')}
-        onClick={() => void copy()}
-      />
+      <IconButton icon={<CopyOutlined />} label={t('members.copy')} onClick={() => void copy()} />
       <Popover
         trigger="click"
         content={
@@ -361,13 +390,7 @@ function InviteLink({ invite }: { invite: InviteItem }) {
           </Flex>
         }
       >
-        <Button
-          size="small"
-          type="text"
-          icon={<QrcodeOutlined />}
-          aria-label={t('members.qr')}
-          title={t('members.qr')}
-        />
+        <IconButton icon={<QrcodeOutlined />} label={t('members.qr')} />
       </Popover>
     </Space>
   );
