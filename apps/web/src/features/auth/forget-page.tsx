@@ -1,5 +1,5 @@
 // Resetting a forgotten password with a code sent to the account (spec 1, 5).
-import { App as AntApp, Button, Form, Input } from 'antd';
+import { App as AntApp, Form, Input } from 'antd';
 import { Link, useNavigate } from 'react-router';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ import { applyServerErrors } from '../../components/server-errors.ts';
 import { resetForgottenPassword } from './api.ts';
 import { CodeField } from './code-field.tsx';
 import { useRetryWait } from './retry-wait.ts';
+import { SubmitButton } from './submit-button.tsx';
 
 interface ForgetValues {
   username: string;
@@ -56,16 +57,7 @@ export function ForgetPage() {
           </Form.Item>
           <CodeField form={form} purpose="reset" />
           <NewPasswordFields newLabel={t('auth.fields.newPassword')} repeatLabel={t('auth.fields.repeatPassword')} />
-          <Button
-            type="primary"
-            htmlType="submit"
-            block
-            size="large"
-            loading={submit.isPending}
-            disabled={wait.waiting}
-          >
-            {wait.label ?? t('auth.forget.submit')}
-          </Button>
+          <SubmitButton label={t('auth.forget.submit')} pending={submit.isPending} wait={wait} />
         </Form>
         <div className="public-links">
           <Link to="/login">{t('auth.forget.toLogin')}</Link>

@@ -1,6 +1,6 @@
 // Sign-in by password or by SMS code (spec 2, 5); afterwards the `redirect` query is followed.
 import { useState } from 'react';
-import { Button, Form, Input, Segmented } from 'antd';
+import { Form, Input, Segmented } from 'antd';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useMutation } from '@tanstack/react-query';
@@ -15,6 +15,7 @@ import { safeRedirect, withRedirect } from '../../app/public-routes.ts';
 import { loginWithCode, loginWithPassword } from './api.ts';
 import { CodeField } from './code-field.tsx';
 import { useRetryWait } from './retry-wait.ts';
+import { SubmitButton } from './submit-button.tsx';
 
 type Mode = 'password' | 'code';
 
@@ -87,17 +88,7 @@ export function LoginPage() {
           ) : (
             <CodeField form={form} purpose="login" />
           )}
-          <Button
-            type="primary"
-            htmlType="submit"
-            block
-            size="large"
-            loading={signIn.isPending}
-            disabled={wait.waiting}
-            data-testid="login-submit"
-          >
-            {wait.label ?? t('auth.login.submit')}
-          </Button>
+          <SubmitButton label={t('auth.login.submit')} pending={signIn.isPending} wait={wait} testId="login-submit" />
         </Form>
         <div className="public-links">
           <Link to={withRedirect('/register', params.get('redirect'))}>{t('auth.login.toRegister')}</Link>

@@ -1,5 +1,5 @@
 // Creating an account with a code sent to the mobile number or e-mail address (spec 1, 5).
-import { App as AntApp, Button, Checkbox, Form, Input, Radio } from 'antd';
+import { App as AntApp, Checkbox, Form, Input, Radio } from 'antd';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useMutation } from '@tanstack/react-query';
 import { Trans, useTranslation } from 'react-i18next';
@@ -13,6 +13,7 @@ import { applyServerErrors } from '../../components/server-errors.ts';
 import { register } from './api.ts';
 import { CodeField } from './code-field.tsx';
 import { useRetryWait } from './retry-wait.ts';
+import { SubmitButton } from './submit-button.tsx';
 import { safeRedirect, withRedirect } from '../../app/public-routes.ts';
 
 interface RegisterValues {
@@ -107,16 +108,7 @@ export function RegisterPage() {
               />
             </Checkbox>
           </Form.Item>
-          <Button
-            type="primary"
-            htmlType="submit"
-            block
-            size="large"
-            loading={submit.isPending}
-            disabled={wait.waiting}
-          >
-            {wait.label ?? t('auth.register.submit')}
-          </Button>
+          <SubmitButton label={t('auth.register.submit')} pending={submit.isPending} wait={wait} />
         </Form>
         <div className="public-links">
           <Link to={withRedirect('/login', params.get('redirect'))}>{t('auth.register.toLogin')}</Link>
