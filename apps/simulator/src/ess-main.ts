@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { startEssControlServer, type EssControlServer } from './ess-control-server.ts';
 import { startEssSite } from './ess-simulator.ts';
+import { closeOnSignals } from './process-exit.ts';
 
 const HELP = `Simulated storage station (Modbus TCP: PCS unit 1, BMS 2, meter 3, PV 4)
 
@@ -100,17 +101,10 @@ async function main(): Promise<void> {
   if (control) process.stdout.write(`control endpoint: http://${host}:${control.port}/sites/${site.id}\n`);
   process.stdout.write(`clock from ${new Date(site.now()).toISOString()} at ${site.speed}×; Ctrl+C to stop\n`);
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    process.stdout.write(`${signal}: closing\n`);
-    await control?.close();
-    await site.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  closeOnSignals(
+    () => control?.close(),
+    () => site.close(),
+  );
 }
 
 main().catch((error: unknown) => {

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { startControlServer, type ControlServer } from './control-server.ts';
 import { startGensetFleet } from './fleet.ts';
 import type { LayoutName } from './layouts.ts';
+import { closeOnSignals } from './process-exit.ts';
 
 const HELP = `Simulated genset controllers (Modbus TCP)
 
@@ -83,17 +84,10 @@ async function main(): Promise<void> {
   if (control) process.stdout.write(`control endpoint: http://${host}:${control.port}/simulators\n`);
   process.stdout.write(`time scale ${timeScale}×; Ctrl+C to stop\n`);
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    process.stdout.write(`${signal}: closing\n`);
-    await control?.close();
-    await fleet.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  closeOnSignals(
+    () => control?.close(),
+    () => fleet.close(),
+  );
 }
 
 main().catch((error: unknown) => {
