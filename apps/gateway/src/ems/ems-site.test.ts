@@ -19,6 +19,7 @@ import { ModbusTcpHost, startEssSite, type RunningEssSite, type StartEssSiteOpti
 import { startGateway, type Gateway } from '../gateway.ts';
 import { silentLogger } from '../logger.ts';
 import { TestBroker, waitFor, type Recorder } from '../test-support.ts';
+import { PRICES } from './test-site.ts';
 
 const SECRET = 'ess-site-secret';
 const cleanups: (() => Promise<unknown> | unknown)[] = [];
@@ -37,12 +38,7 @@ const TEMPLATE = {
     { start: '00:00', end: '12:00', period: 'peak' },
     { start: '12:00', end: '24:00', period: 'flat' },
   ],
-  prices: {
-    sharp: { buy: 1.2, sell: 1.2 },
-    peak: { buy: 0.9, sell: 0.9 },
-    flat: { buy: 0.6, sell: 0.6 },
-    valley: { buy: 0.3, sell: 0.3 },
-  },
+  prices: PRICES,
   powerKw: 100,
   chargeCutoffSoc: 90,
   dischargeCutoffSoc: 10,

@@ -12,6 +12,7 @@ import {
   type EmsMeasurements,
   type SocLatch,
 } from './strategies.ts';
+import { PRICES } from './test-site.ts';
 
 function template(extra: Partial<PriceTemplateBodyInput> = {}) {
   return priceTemplateBody.parse({
@@ -24,12 +25,7 @@ function template(extra: Partial<PriceTemplateBodyInput> = {}) {
       { start: '21:00', end: '22:00', period: 'peak' },
       { start: '22:00', end: '24:00', period: 'valley' },
     ],
-    prices: {
-      sharp: { buy: 1.2, sell: 1.2 },
-      peak: { buy: 0.9, sell: 0.9 },
-      flat: { buy: 0.6, sell: 0.6 },
-      valley: { buy: 0.3, sell: 0.3 },
-    },
+    prices: PRICES,
     powerKw: 100,
     chargeCutoffSoc: 90,
     dischargeCutoffSoc: 10,

@@ -97,18 +97,21 @@ export class RoleUnit implements ModbusUnit {
   }
 }
 
+/** The test tariffs' prices: each period's buying and selling price alike. */
+export const PRICES = {
+  sharp: { buy: 1.2, sell: 1.2 },
+  peak: { buy: 0.9, sell: 0.9 },
+  flat: { buy: 0.6, sell: 0.6 },
+  valley: { buy: 0.3, sell: 0.3 },
+};
+
 export const TEMPLATE = {
   ranges: [
     { start: '00:00', end: '08:00', period: 'valley' },
     { start: '08:00', end: '18:00', period: 'peak' },
     { start: '18:00', end: '24:00', period: 'flat' },
   ],
-  prices: {
-    sharp: { buy: 1.2, sell: 1.2 },
-    peak: { buy: 0.9, sell: 0.9 },
-    flat: { buy: 0.6, sell: 0.6 },
-    valley: { buy: 0.3, sell: 0.3 },
-  },
+  prices: PRICES,
   powerKw: 100,
   chargeCutoffSoc: 90,
   dischargeCutoffSoc: 10,
