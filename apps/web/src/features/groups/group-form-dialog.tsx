@@ -2,10 +2,10 @@
 // page shows them. Only sets the user manages are offered; the server checks the rest (one company, a set on
 // one bus) and says what it refused.
 import { useState } from 'react';
-import { App as AntApp, Button, Form, Input, List, Modal, Radio, Select, Typography } from 'antd';
-import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined } from '@ant-design/icons';
+import { App as AntApp, Form, Input, List, Modal, Radio, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { GROUP_KINDS, GROUP_NAME_MAX, MAX_GROUP_MEMBERS, type GroupKind, type GroupNavEntry } from '@genset/protocol';
+import { orderActions } from '../../components/order-actions.tsx';
 import { useManageableSets, useSaveGroup } from './api.ts';
 
 interface Values {
@@ -37,14 +37,6 @@ export function GroupFormDialog({
   const [search, setSearch] = useState('');
   const sets = useManageableSets(search);
   const save = useSaveGroup();
-
-  const move = (index: number, by: -1 | 1) =>
-    setMembers((list) => {
-      const next = [...list];
-      const [item] = next.splice(index, 1);
-      next.splice(index + by, 0, item!);
-      return next;
-    });
 
   async function submit() {
     let values: Values;
@@ -143,35 +135,16 @@ export function GroupFormDialog({
           data-testid="group-members"
           renderItem={(member, index) => (
             <List.Item
-              actions={[
-                <Button
-                  key="up"
-                  type="text"
-                  size="small"
-                  icon={<ArrowUpOutlined />}
-                  disabled={index === 0}
-                  aria-label={t('groups.form.up', { name: member.name })}
-                  onClick={() => move(index, -1)}
-                />,
-                <Button
-                  key="down"
-                  type="text"
-                  size="small"
-                  icon={<ArrowDownOutlined />}
-                  disabled={index === members.length - 1}
-                  aria-label={t('groups.form.down', { name: member.name })}
-                  onClick={() => move(index, 1)}
-                />,
-                <Button
-                  key="remove"
-                  type="text"
-                  size="small"
-                  danger
-                  icon={<DeleteOutlined />}
-                  aria-label={t('groups.form.remove', { name: member.name })}
-                  onClick={() => setMembers((list) => list.filter((m) => m.token !== member.token))}
-                />,
-              ]}
+              actions={orderActions({
+                index,
+                count: members.length,
+                setList: setMembers,
+                labels: {
+                  up: t('groups.form.up', { name: member.name }),
+                  down: t('groups.form.down', { name: member.name }),
+                  remove: t('groups.form.remove', { name: member.name }),
+                },
+              })}
             >
               {index + 1}. {member.name}
             </List.Item>

@@ -3,10 +3,10 @@
 // whole list; "default" goes back to the protocol's choice.
 import { useState } from 'react';
 import { App as AntApp, Button, Flex, Form, List, Modal, Select, Space, Typography } from 'antd';
-import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/request.ts';
 import { withUnit } from '../../components/format.ts';
+import { orderActions } from '../../components/order-actions.tsx';
 import { useEditSelection, useResetSelection, type ItemSelection } from './api.ts';
 import { groupRank } from './item-value.ts';
 
@@ -37,14 +37,6 @@ export function ItemSelectionDialog({ token, selection, open, onClose }: ItemSel
       .filter((item) => item.group === group && !chosen.includes(item.key))
       .map((item) => ({ value: item.key, label: withUnit(item.name, item.unit) })),
   }));
-
-  const move = (index: number, by: number) =>
-    setChosen((list) => {
-      const next = [...list];
-      const [item] = next.splice(index, 1);
-      next.splice(index + by, 0, item!);
-      return next;
-    });
 
   async function save() {
     if (chosen.length === 0) {
@@ -129,35 +121,16 @@ export function ItemSelectionDialog({ token, selection, open, onClose }: ItemSel
           return (
             <List.Item
               data-testid="selection-item"
-              actions={[
-                <Button
-                  key="up"
-                  type="text"
-                  size="small"
-                  icon={<ArrowUpOutlined />}
-                  disabled={index === 0}
-                  aria-label={t('live.realdata.moveUp', { item: name })}
-                  onClick={() => move(index, -1)}
-                />,
-                <Button
-                  key="down"
-                  type="text"
-                  size="small"
-                  icon={<ArrowDownOutlined />}
-                  disabled={index === chosen.length - 1}
-                  aria-label={t('live.realdata.moveDown', { item: name })}
-                  onClick={() => move(index, 1)}
-                />,
-                <Button
-                  key="remove"
-                  type="text"
-                  size="small"
-                  danger
-                  icon={<DeleteOutlined />}
-                  aria-label={t('live.realdata.remove', { item: name })}
-                  onClick={() => setChosen((list) => list.filter((k) => k !== key))}
-                />,
-              ]}
+              actions={orderActions({
+                index,
+                count: chosen.length,
+                setList: setChosen,
+                labels: {
+                  up: t('live.realdata.moveUp', { item: name }),
+                  down: t('live.realdata.moveDown', { item: name }),
+                  remove: t('live.realdata.remove', { item: name }),
+                },
+              })}
             >
               <Typography.Text ellipsis>
                 {index + 1}. {name}
