@@ -94,6 +94,19 @@ function toValues(name: string, body: PriceTemplateBody): TemplateValues {
   return { name, validFrom: null, ...body };
 }
 
+/** A range's start or end, hh:mm (24:00 for the end of the day). */
+function ClockField({ name, label }: { name: [number, string]; label: string }) {
+  const { t } = useTranslation();
+  return (
+    <Form.Item
+      name={name}
+      rules={[{ pattern: /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, message: t('ems.template.clockHint') }]}
+    >
+      <Input className="ems-range-time" placeholder={t('ems.template.clock')} aria-label={label} maxLength={5} />
+    </Form.Item>
+  );
+}
+
 function RangeRows({ refusal }: { refusal: string | undefined }) {
   const { t } = useTranslation();
   return (
@@ -102,28 +115,8 @@ function RangeRows({ refusal }: { refusal: string | undefined }) {
         <div data-testid="range-rows">
           {fields.map((field, index) => (
             <div key={field.key} className="ems-range-row" data-testid="range-row">
-              <Form.Item
-                name={[field.name, 'start']}
-                rules={[{ pattern: /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, message: t('ems.template.clockHint') }]}
-              >
-                <Input
-                  className="ems-range-time"
-                  placeholder={t('ems.template.clock')}
-                  aria-label={t('ems.template.rangeStart', { n: index + 1 })}
-                  maxLength={5}
-                />
-              </Form.Item>
-              <Form.Item
-                name={[field.name, 'end']}
-                rules={[{ pattern: /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, message: t('ems.template.clockHint') }]}
-              >
-                <Input
-                  className="ems-range-time"
-                  placeholder={t('ems.template.clock')}
-                  aria-label={t('ems.template.rangeEnd', { n: index + 1 })}
-                  maxLength={5}
-                />
-              </Form.Item>
+              <ClockField name={[field.name, 'start']} label={t('ems.template.rangeStart', { n: index + 1 })} />
+              <ClockField name={[field.name, 'end']} label={t('ems.template.rangeEnd', { n: index + 1 })} />
               <Form.Item name={[field.name, 'period']}>
                 <Select<PricePeriod>
                   className="ems-range-period"
