@@ -6,6 +6,17 @@ import type { RoleTable } from '../../db/schema.ts';
 export type RoleRow = Selectable<RoleTable>;
 
 export function createRoleRepository(db: Db) {
+  /** A company's sets or stations a role may name (not deleted), by name: id, token and name. */
+  const liveTargets = (table: 'genset' | 'site', companyId: number) =>
+    db
+      .selectFrom(table)
+      .select(['id', 'token', 'name'])
+      .where('company_id', '=', companyId)
+      .where('deleted_at', 'is', null)
+      .orderBy('name')
+      .limit(5000)
+      .execute();
+
   return {
     companyRoles(companyId: number): Promise<RoleRow[]> {
       return db.selectFrom('role').selectAll().where('company_id', '=', companyId).orderBy('id').execute();
@@ -72,27 +83,9 @@ export function createRoleRepository(db: Db) {
       return out;
     },
 
-    companySets(companyId: number) {
-      return db
-        .selectFrom('genset')
-        .select(['id', 'token', 'name'])
-        .where('company_id', '=', companyId)
-        .where('deleted_at', 'is', null)
-        .orderBy('name')
-        .limit(5000)
-        .execute();
-    },
+    companySets: (companyId: number) => liveTargets('genset', companyId),
 
-    companySites(companyId: number) {
-      return db
-        .selectFrom('site')
-        .select(['id', 'token', 'name'])
-        .where('company_id', '=', companyId)
-        .where('deleted_at', 'is', null)
-        .orderBy('name')
-        .limit(5000)
-        .execute();
-    },
+    companySites: (companyId: number) => liveTargets('site', companyId),
 
     async insert(row: Insertable<RoleTable>, targets: { kind: 'set' | 'site'; id: number }[]): Promise<number> {
       return db.transaction().execute(async (trx) => {

@@ -26,6 +26,16 @@ import type { SessionContext } from '../auth/service.ts';
 import { createRoleRepository, type RoleRow } from './repository.ts';
 import { createAuthority } from '../authority/service.ts';
 
+/** A role's fields as the administration forms send them: its targets by token. */
+interface RoleInput {
+  name: string;
+  permissions: string[];
+  menus: string[];
+  dataScope: DataScope;
+  sets: string[];
+  sites: string[];
+}
+
 export interface AdminCaller {
   ctx: SessionContext;
   /** The company the call acts for. */
@@ -117,18 +127,7 @@ export function createRoleService(deps: {
   }
 
   /** Checks a role's fields against the company; answers the columns and chosen targets to store. */
-  async function checked(
-    caller: AdminCaller,
-    input: {
-      name: string;
-      permissions: string[];
-      menus: string[];
-      dataScope: DataScope;
-      sets: string[];
-      sites: string[];
-    },
-    self: RoleRow | null,
-  ) {
+  async function checked(caller: AdminCaller, input: RoleInput, self: RoleRow | null) {
     const name = input.name.trim();
     const permissions = [...new Set(input.permissions)].filter((p) => PERMISSION_LIST.includes(p as never));
     if (permissions.length === 0) throw fieldError('permissions', 'roles.noPermissions');
@@ -238,17 +237,7 @@ export function createRoleService(deps: {
       );
     },
 
-    async save(
-      caller: AdminCaller,
-      input: {
-        name: string;
-        permissions: string[];
-        menus: string[];
-        dataScope: DataScope;
-        sets: string[];
-        sites: string[];
-      },
-    ) {
+    async save(caller: AdminCaller, input: RoleInput) {
       requirePermission(caller.ctx, Permission.roleManage);
       const { columns, targets } = await checked(caller, input, null);
       await authorised(caller, '/role/save', null, { columns, targets });
@@ -266,18 +255,7 @@ export function createRoleService(deps: {
       return { id };
     },
 
-    async update(
-      caller: AdminCaller,
-      input: {
-        id: number;
-        name: string;
-        permissions: string[];
-        menus: string[];
-        dataScope: DataScope;
-        sets: string[];
-        sites: string[];
-      },
-    ) {
+    async update(caller: AdminCaller, input: RoleInput & { id: number }) {
       requirePermission(caller.ctx, Permission.roleManage);
       const role = await ownRole(caller, input.id);
       if (LOCKED_ROLES.has(role.role_key)) throw new AppError(ResultCode.forbidden, 'roles.locked');
