@@ -355,7 +355,8 @@ describe('a camera stream', () => {
     expect(args[args.indexOf('-headers') + 1]).toBe('Host: cam.example.test:8554\r\n');
     expect(args.filter((a) => a.includes('cam.example.test'))).toHaveLength(1);
     const rtsp = await addresses.input('rtsp://cam.example.test/live', null);
-    expect(rtsp).toEqual({ url: new URL('rtsp://93.184.215.14/live') });
+    // (an RTSP camera is opened through a relay that connects to the checked address and port only)
+    expect(rtsp).toEqual({ url: new URL('rtsp://93.184.215.14/live'), rtsp: { address: '93.184.215.14', port: 554 } });
     expect(hlsArguments(rtsp, '/tmp/x', true)).not.toContain('-headers');
   });
 
