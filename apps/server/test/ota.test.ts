@@ -499,7 +499,8 @@ describe('upgrades of real modules', () => {
 });
 
 describe('controller firmware', () => {
-  it('is written block by block to a simulated controller, which runs the new version, shown in the set’s info', async () => {
+  /** A layout S controller simulator that installs firmware in 200 ms, behind a module of a set of its own. */
+  async function controllerSite() {
     const sim = await startGensetSimulator({
       layout: 'S',
       port: 0,
@@ -512,6 +513,11 @@ describe('controller firmware', () => {
     const site = await newSite({
       ports: [{ name: 'port1', host: '127.0.0.1', port: sim.port!, controllers: [{ address: 1 }] }],
     });
+    return { sim, site };
+  }
+
+  it('is written block by block to a simulated controller, which runs the new version, shown in the set’s info', async () => {
+    const { sim, site } = await controllerSite();
     // the module read the controller's version at start and said so
     const info = async () =>
       (await call(t.app, 'POST', '/genset/info', { token: manager, body: { token: site.token } })).data;
@@ -538,18 +544,7 @@ describe('controller firmware', () => {
   });
 
   it('an image for another controller model is refused by the controller, which keeps its version', async () => {
-    const sim = await startGensetSimulator({
-      layout: 'S',
-      port: 0,
-      host: '127.0.0.1',
-      unitId: 1,
-      realtime: false,
-      firmwareInstallMs: 200,
-    } as Parameters<typeof startGensetSimulator>[0]);
-    cleanup.push(() => sim.close());
-    const site = await newSite({
-      ports: [{ name: 'port1', host: '127.0.0.1', port: sim.port!, controllers: [{ address: 1 }] }],
-    });
+    const { sim, site } = await controllerSite();
     const image = Buffer.from(buildControllerImage('DSE7320', '7.0.0', randomBytes(5_000)));
     const file = await upload(
       fileFields({ name: 'DSE firmware', version: '7.0.0', target: 'controller', model: 'genset-layout-s' }),
