@@ -4,7 +4,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { watchSets } from './client.ts';
 import type { ConnectionState } from './connection.ts';
 import type { SitePush } from './messages.ts';
-import { useRealtimeStore, type LiveSet } from './store.ts';
+import { useRealtimeStore, type LiveSet, type RealtimeState } from './store.ts';
 
 export interface RealtimeOptions {
   /** Retry when the connection drops (default true; the maintenance tab passes false, spec 4). */
@@ -32,13 +32,22 @@ export function useRealtimeConnection(): ConnectionState {
 
 /** Watches one set closely: its module reports at the online rate while the page is open. */
 export function useSetRealtime(token: string | null | undefined, options: RealtimeOptions = {}): SetRealtime {
+  return useWatchedOne(token, options, (s, key) => s.sets[key]);
+}
+
+/** Watches the set or station `token`; `pick` reads its last push from the store. */
+function useWatchedOne<T>(
+  token: string | null | undefined,
+  options: RealtimeOptions,
+  pick: (state: RealtimeState, token: string) => T | undefined,
+): { live: T | undefined; connection: ConnectionState; online: boolean } {
   const reconnect = options.reconnect ?? true;
   const enabled = (options.enabled ?? true) && Boolean(token);
   useEffect(() => {
     if (!enabled || !token) return;
     return watchSets({ token, reconnect });
   }, [token, reconnect, enabled]);
-  const live = useRealtimeStore((s) => (enabled && token ? s.sets[token] : undefined));
+  const live = useRealtimeStore((s) => (enabled && token ? pick(s, token) : undefined));
   const connection = useRealtimeConnection();
   return { live, connection, online: connection === 'open' };
 }
@@ -85,13 +94,5 @@ export interface SiteRealtime {
 
 /** Watches one station: its sets report at the online rate and every change of its overview is pushed. */
 export function useSiteRealtime(token: string | null | undefined, options: RealtimeOptions = {}): SiteRealtime {
-  const reconnect = options.reconnect ?? true;
-  const enabled = (options.enabled ?? true) && Boolean(token);
-  useEffect(() => {
-    if (!enabled || !token) return;
-    return watchSets({ token, reconnect });
-  }, [token, reconnect, enabled]);
-  const live = useRealtimeStore((s) => (enabled && token ? s.sites[token] : undefined));
-  const connection = useRealtimeConnection();
-  return { live, connection, online: connection === 'open' };
+  return useWatchedOne(token, options, (s, key) => s.sites[key]);
 }
