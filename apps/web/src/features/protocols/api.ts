@@ -12,6 +12,7 @@ import {
   type ProtocolSummary,
   type ProtocolText,
 } from '@genset/protocol';
+import { saveBlob } from '../../api/download.ts';
 import { get, post, ApiError, buildHeaders, TransportError } from '../../api/request.ts';
 import { feedback, TOAST_SECONDS } from '../../api/feedback.ts';
 import { translate } from '../../i18n/index.ts';
@@ -132,18 +133,6 @@ export function useImportProtocol() {
     mutationFn: (document: unknown) => post<VersionRef>('/protocol/import', { document: document as object }),
     onSuccess: invalidate,
   });
-}
-
-function saveBlob(blob: Blob, name: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.style.display = 'none';
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 30_000);
 }
 
 /**
