@@ -265,8 +265,9 @@ describe.skipIf(PG_URL)(
         await caughtUp(modules, 60_000, 'every module to be acked after the server restart');
 
         // Phase 2: one module loses its connection for the outage; the others carry on.
-        const cutAt = Date.now();
+        // (the outage begins once the link is cut: a reading sent and acknowledged just before is not of it)
         await cut.proxy!.cut();
+        const cutAt = Date.now();
         await waitFor(() => !cut.gateway.stats.mqttConnected, 5_000, 'the cut-off module to lose its connection');
         const seqAtCut = seqOf(cut);
 
