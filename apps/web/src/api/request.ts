@@ -112,6 +112,12 @@ export async function readEnvelope(response: Response): Promise<Envelope> {
   } catch {
     throw new TransportError('Response is not JSON');
   }
+  return envelopeOf(body);
+}
+
+/** The envelope of an answer's parsed JSON, decrypted first when it came encrypted (`paramStr`). */
+export async function envelopeOf(json: unknown): Promise<Envelope> {
+  let body = json;
   if (body && typeof body === 'object' && typeof (body as { paramStr?: unknown }).paramStr === 'string') {
     body = JSON.parse(await decryptText((body as { paramStr: string }).paramStr, SIGN_SECRET));
   }

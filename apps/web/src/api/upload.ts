@@ -5,10 +5,8 @@
 // headers (and shown from data: addresses), because an <img src> cannot send the session token.
 import { API_BASE, REQUEST_TIMEOUT_MS, ResultCode, type Envelope } from '@genset/protocol';
 import { translate } from '../i18n/index.ts';
-import { SIGN_SECRET } from './build-info.ts';
-import { decryptText } from './crypto.ts';
 import { feedback, TOAST_SECONDS } from './feedback.ts';
-import { buildHeaders, failure, readEnvelope, TransportError } from './request.ts';
+import { buildHeaders, envelopeOf, failure, readEnvelope, TransportError } from './request.ts';
 
 /** How long an upload may take: pictures from a phone on a slow network need longer than a call. */
 export const UPLOAD_TIMEOUT_MS = Math.max(REQUEST_TIMEOUT_MS, 300_000);
@@ -28,13 +26,7 @@ async function parseEnvelope(text: string): Promise<Envelope> {
   } catch {
     throw new TransportError('Response is not JSON');
   }
-  if (body && typeof body === 'object' && typeof (body as { paramStr?: unknown }).paramStr === 'string') {
-    body = JSON.parse(await decryptText((body as { paramStr: string }).paramStr, SIGN_SECRET));
-  }
-  if (!body || typeof body !== 'object' || typeof (body as Envelope).code !== 'number') {
-    throw new TransportError('Response is not an envelope');
-  }
-  return body as Envelope;
+  return envelopeOf(body);
 }
 
 /** POSTs a multipart form to `url` and returns the envelope's data (errors as `request` reports them). */
