@@ -13,22 +13,26 @@ registerCharts([BarChart, GridComponent, LegendComponent, TooltipComponent]);
 
 const toMb = (bytes: number) => Math.round((bytes / SIM_MB_BYTES) * 1000) / 1000;
 
-function useMbFormatter() {
+/** What both charts share: no animation, the grid, the tooltip in MB and the axes (`labels` along, MB up). */
+function useBarBase() {
   const { t } = useTranslation();
-  return (v: number) => `${formatNumber(v, v < 10 ? 2 : 1)} ${t('iotcard.mb')}`;
+  const mb = (v: number) => `${formatNumber(v, v < 10 ? 2 : 1)} ${t('iotcard.mb')}`;
+  return (labels: string[]) => ({
+    animation: false,
+    grid: { left: 8, right: 8, top: 32, bottom: 8, containLabel: true },
+    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: mb, confine: true },
+    xAxis: { type: 'category', data: labels, axisTick: { alignWithLabel: true } },
+    yAxis: { type: 'value', axisLabel: { formatter: (v: number) => formatNumber(v, 2) }, name: t('iotcard.mb') },
+  });
 }
 
 export function DailyUsageChart({ days }: { days: IotcardInfoResponse['days'] }) {
   const { t } = useTranslation();
-  const mb = useMbFormatter();
+  const base = useBarBase();
   const option = useMemo<EChartsCoreOption>(
     () => ({
-      animation: false,
-      grid: { left: 8, right: 8, top: 32, bottom: 8, containLabel: true },
+      ...base(days.map((d) => d.day.slice(5))),
       legend: { top: 0, itemWidth: 12, itemHeight: 8 },
-      tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: mb, confine: true },
-      xAxis: { type: 'category', data: days.map((d) => d.day.slice(5)), axisTick: { alignWithLabel: true } },
-      yAxis: { type: 'value', axisLabel: { formatter: (v: number) => formatNumber(v, 2) }, name: t('iotcard.mb') },
       series: [
         {
           type: 'bar',
@@ -48,7 +52,7 @@ export function DailyUsageChart({ days }: { days: IotcardInfoResponse['days'] })
         },
       ],
     }),
-    [days, mb, t],
+    [days, base, t],
   );
   return (
     <EChart option={option} notMerge height={240} ariaLabel={t('iotcard.dailyLabel')} data-testid="sim-daily-chart" />
@@ -57,14 +61,10 @@ export function DailyUsageChart({ days }: { days: IotcardInfoResponse['days'] })
 
 export function MonthlyUsageChart({ months }: { months: IotcardInfoResponse['months'] }) {
   const { t } = useTranslation();
-  const mb = useMbFormatter();
+  const base = useBarBase();
   const option = useMemo<EChartsCoreOption>(
     () => ({
-      animation: false,
-      grid: { left: 8, right: 8, top: 32, bottom: 8, containLabel: true },
-      tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: mb, confine: true },
-      xAxis: { type: 'category', data: months.map((m) => m.month), axisTick: { alignWithLabel: true } },
-      yAxis: { type: 'value', axisLabel: { formatter: (v: number) => formatNumber(v, 2) }, name: t('iotcard.mb') },
+      ...base(months.map((m) => m.month)),
       series: [
         {
           type: 'bar',
@@ -75,7 +75,7 @@ export function MonthlyUsageChart({ months }: { months: IotcardInfoResponse['mon
         },
       ],
     }),
-    [months, mb, t],
+    [months, base, t],
   );
   return (
     <EChart
