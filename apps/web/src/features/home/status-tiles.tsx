@@ -1,5 +1,6 @@
 // The fleet at a glance: sets by state (each opens My gensets filtered by it), the sets with active alarms
 // apart, active alarms by level, the output of the whole fleet now and the maintenance tasks due and overdue.
+import type { ReactNode } from 'react';
 import { Card, Col, Row, Space } from 'antd';
 import { ThunderboltOutlined, WarningFilled, WarningOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
@@ -17,6 +18,31 @@ const KW = 'kW';
  * The sets by state — the partition: each set in exactly one, so the four add up to the total — and, apart and
  * drawn differently, the overlay of the sets with active alarms (each also counted in its state).
  */
+/** A tile half the row wide on larger screens: a label, a figure and what goes under it. */
+function WideTile({
+  testId,
+  label,
+  value,
+  children,
+}: {
+  testId: string;
+  label: ReactNode;
+  value: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <Col xs={24} md={12}>
+      <Card size="small" className="home-card-tight">
+        <div className="home-wide-tile" data-testid={testId}>
+          <span className="home-tile-label">{label}</span>
+          <span className="home-tile-value">{value}</span>
+          {children}
+        </div>
+      </Card>
+    </Col>
+  );
+}
+
 export function StatusTiles({ summary, totalKw }: { summary: HomeSummaryResponse; totalKw: number }) {
   const { t } = useTranslation();
   const { counts, alarms } = summary;
@@ -60,37 +86,39 @@ export function StatusTiles({ summary, totalKw }: { summary: HomeSummaryResponse
           <span className="home-tile-note">{t('home.counts.overlayNote')}</span>
         </Link>
       </Col>
-      <Col xs={24} md={12}>
-        <Card size="small" className="home-card-tight">
-          <div className="home-wide-tile" data-testid="active-alarms">
-            <span className="home-tile-label">
-              <WarningOutlined /> {t('home.alarms.active')}
+      <WideTile
+        testId="active-alarms"
+        label={
+          <>
+            <WarningOutlined /> {t('home.alarms.active')}
+          </>
+        }
+        value={alarms.total}
+      >
+        <Space size={12} wrap className="home-levels">
+          {(['trip', 'shutdown', 'warning'] as const).map((level) => (
+            <span key={level} className="home-level" data-testid={`alarms-${level}`}>
+              <span className="home-dot" style={{ background: ALARM_LEVEL_HEX[level] }} />
+              {t(`gensets.levels.${level}`)} <strong>{alarms[level]}</strong>
             </span>
-            <span className="home-tile-value">{alarms.total}</span>
-            <Space size={12} wrap className="home-levels">
-              {(['trip', 'shutdown', 'warning'] as const).map((level) => (
-                <span key={level} className="home-level" data-testid={`alarms-${level}`}>
-                  <span className="home-dot" style={{ background: ALARM_LEVEL_HEX[level] }} />
-                  {t(`gensets.levels.${level}`)} <strong>{alarms[level]}</strong>
-                </span>
-              ))}
-            </Space>
-          </div>
-        </Card>
-      </Col>
-      <Col xs={24} md={12}>
-        <Card size="small" className="home-card-tight">
-          <div className="home-wide-tile" data-testid="total-kw">
-            <span className="home-tile-label">
-              <ThunderboltOutlined /> {t('home.output.now')}
-            </span>
-            <span className="home-tile-value">
-              {formatNumber(totalKw, 1)} <small>{localUnit(KW)}</small>
-            </span>
-            <span className="home-tile-note">{t('home.output.running', { count: counts.running })}</span>
-          </div>
-        </Card>
-      </Col>
+          ))}
+        </Space>
+      </WideTile>
+      <WideTile
+        testId="total-kw"
+        label={
+          <>
+            <ThunderboltOutlined /> {t('home.output.now')}
+          </>
+        }
+        value={
+          <>
+            {formatNumber(totalKw, 1)} <small>{localUnit(KW)}</small>
+          </>
+        }
+      >
+        <span className="home-tile-note">{t('home.output.running', { count: counts.running })}</span>
+      </WideTile>
       <Col xs={24}>
         <MaintenanceTile />
       </Col>
