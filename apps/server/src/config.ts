@@ -51,6 +51,33 @@ const envSchema = z.object({
     .regex(/^smtps?:\/\//, 'an address like smtps://user:password@mail.example.com:465')
     .optional(),
   SMTP_FROM: z.string().default('Genset Cloud <no-reply@localhost>'),
+  DKIM_DOMAIN: z.string().default(''),
+  DKIM_SELECTOR: z.string().default(''),
+  DKIM_PRIVATE_KEY: z.string().default(''),
+  /** The console's address as people reach it (links in e-mail and push notices; default: http://localhost:PORT). */
+  PUBLIC_URL: z
+    .string()
+    .regex(/^https?:\/\/[^/\s]+$/, 'an address like https://console.example.com (no path)')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  SMS_PROVIDER: z.enum(['outbox', 'twilio', 'aliyun']).default('outbox'),
+  SMS_FALLBACK_PROVIDER: z
+    .enum(['twilio', 'aliyun'])
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  SMS_PER_NUMBER_HOUR: z.coerce.number().int().min(1).max(1000).default(20),
+  SMS_PER_TEMPLATE_MINUTE: z.coerce.number().int().min(1).max(100).default(3),
+  TWILIO_ACCOUNT_SID: z.string().default(''),
+  TWILIO_AUTH_TOKEN: z.string().default(''),
+  TWILIO_FROM: z.string().default(''),
+  TWILIO_MESSAGING_SERVICE_SID: z.string().default(''),
+  TWILIO_URL: z.string().url().default('https://api.twilio.com'),
+  ALIYUN_SMS_ACCESS_KEY_ID: z.string().default(''),
+  ALIYUN_SMS_ACCESS_KEY_SECRET: z.string().default(''),
+  ALIYUN_SMS_SIGN_NAME: z.string().default(''),
+  ALIYUN_SMS_CODE_TEMPLATE: z.string().default(''),
+  ALIYUN_SMS_NOTICE_TEMPLATE: z.string().default(''),
+  ALIYUN_SMS_URL: z.string().url().default('https://dysmsapi.aliyuncs.com'),
   WEBHOOK_ALLOW_PRIVATE: flag.default(false),
   CAMERA_ALLOW_PRIVATE: flag.default(false),
   FRAME_ANCESTORS: z
@@ -158,6 +185,12 @@ export interface Config {
   /** Notification e-mail goes out through this SMTP server; without one it is written to the outbox. */
   smtpUrl?: string;
   smtpFrom: string;
+  /** DKIM signature of outgoing e-mail, when a key is configured. */
+  dkim?: { domainName: string; keySelector: string; privateKey: string };
+  /** The console's address as people reach it: links in e-mail and push notices. */
+  publicUrl: string;
+  /** SMS: the provider, a second one taken when the first is down, their accounts and the per-number limits. */
+  sms: SmsConfig;
   /** Webhooks may post to private and loopback addresses (never to this server itself). */
   webhookAllowPrivate: boolean;
   /** Cameras may be on private and loopback addresses (a camera on the server's own network); never this server. */
@@ -224,6 +257,42 @@ export interface Config {
   videoSecret?: string;
 }
 
+export type SmsProviderName = 'twilio' | 'aliyun';
+
+export interface SmsConfig {
+  /** `outbox`: no provider; messages are written to DATA_DIR/outbox and the log (the embedded default). */
+  provider: 'outbox' | SmsProviderName;
+  fallback?: SmsProviderName;
+  perNumberHour: number;
+  perTemplateMinute: number;
+  twilio: { accountSid: string; authToken: string; from: string; messagingServiceSid: string; url: string };
+  aliyun: {
+    accessKeyId: string;
+    accessKeySecret: string;
+    signName: string;
+    codeTemplate: string;
+    noticeTemplate: string;
+    url: string;
+  };
+}
+
+/** The variables an SMS provider chosen (first or second) needs and that are not set. */
+function smsKeysMissing(e: z.infer<typeof envSchema>): string[] {
+  const needs: Record<SmsProviderName, (keyof typeof e)[]> = {
+    twilio: ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN'],
+    aliyun: [
+      'ALIYUN_SMS_ACCESS_KEY_ID',
+      'ALIYUN_SMS_ACCESS_KEY_SECRET',
+      'ALIYUN_SMS_SIGN_NAME',
+      'ALIYUN_SMS_CODE_TEMPLATE',
+    ],
+  };
+  const chosen = [e.SMS_PROVIDER, e.SMS_FALLBACK_PROVIDER].filter((p): p is SmsProviderName => !!p && p !== 'outbox');
+  const missing = chosen.flatMap((p) => needs[p].filter((k) => !e[k]));
+  if (chosen.includes('twilio') && !e.TWILIO_FROM && !e.TWILIO_MESSAGING_SERVICE_SID) missing.push('TWILIO_FROM');
+  return [...new Set(missing)];
+}
+
 function absolute(path: string, base: string): string {
   return isAbsolute(path) ? path : resolve(base, path);
 }
@@ -236,6 +305,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const missing = smsKeysMissing(e);
+  if (missing.length) {
+    throw new Error(`Invalid configuration:\n${missing.map((m) => `  ${m}: required by the SMS provider`).join('\n')}`);
+  }
   const base = env.INIT_CWD ?? process.cwd();
   const dataDir = absolute(e.DATA_DIR, base);
   return {
@@ -263,6 +336,40 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     baiduMapKey: e.BAIDU_MAP_KEY,
     ...(e.SMTP_URL ? { smtpUrl: e.SMTP_URL } : {}),
     smtpFrom: e.SMTP_FROM,
+    ...(e.DKIM_DOMAIN && e.DKIM_SELECTOR && e.DKIM_PRIVATE_KEY
+      ? {
+          dkim: {
+            domainName: e.DKIM_DOMAIN,
+            keySelector: e.DKIM_SELECTOR,
+            // a key given on one line keeps its line breaks as \n
+            privateKey: e.DKIM_PRIVATE_KEY.replace(/\\n/g, '\n'),
+          },
+        }
+      : {}),
+    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    sms: {
+      provider: e.SMS_PROVIDER,
+      ...(e.SMS_FALLBACK_PROVIDER && e.SMS_FALLBACK_PROVIDER !== e.SMS_PROVIDER
+        ? { fallback: e.SMS_FALLBACK_PROVIDER }
+        : {}),
+      perNumberHour: e.SMS_PER_NUMBER_HOUR,
+      perTemplateMinute: e.SMS_PER_TEMPLATE_MINUTE,
+      twilio: {
+        accountSid: e.TWILIO_ACCOUNT_SID,
+        authToken: e.TWILIO_AUTH_TOKEN,
+        from: e.TWILIO_FROM,
+        messagingServiceSid: e.TWILIO_MESSAGING_SERVICE_SID,
+        url: e.TWILIO_URL.replace(/\/$/, ''),
+      },
+      aliyun: {
+        accessKeyId: e.ALIYUN_SMS_ACCESS_KEY_ID,
+        accessKeySecret: e.ALIYUN_SMS_ACCESS_KEY_SECRET,
+        signName: e.ALIYUN_SMS_SIGN_NAME,
+        codeTemplate: e.ALIYUN_SMS_CODE_TEMPLATE,
+        noticeTemplate: e.ALIYUN_SMS_NOTICE_TEMPLATE,
+        url: e.ALIYUN_SMS_URL.replace(/\/$/, ''),
+      },
+    },
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
     cameraAllowPrivate: e.CAMERA_ALLOW_PRIVATE,
     frameAncestors: e.FRAME_ANCESTORS.split(/\s+/),

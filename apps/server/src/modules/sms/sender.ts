@@ -11,8 +11,15 @@ export interface OutgoingMessage {
   /** E-mail only: the subject line. */
   subject?: string;
   text: string;
-  /** Only for the development outbox: a real provider never writes the code anywhere but the message. */
+  /** A one-time code's digits: written in the message only (and in the outbox when no provider is configured). */
   code?: string;
+  /** The recipient's language (en-US, zh-CN, …): the message's templates and a provider's template choice. */
+  language?: string;
+  /** Whose message it is, for the company's delivery log and its white-label name and logo. */
+  companyId?: number | null;
+  userId?: number | null;
+  /** A notice's page in the console (a set's alarms), linked from e-mail and push. */
+  link?: string;
 }
 
 export interface MessageSender {
