@@ -71,6 +71,7 @@ import type {
   SiteTacticTable,
 } from './schema/sites.ts';
 import type { GeofenceTable, PositionTable, SetPositionTable } from './schema/tracks.ts';
+import type { PushKeyTable, PushSubscriptionTable } from './schema/push.ts';
 
 export type * from './schema/accounts.ts';
 export type * from './schema/devices.ts';
@@ -81,6 +82,7 @@ export type * from './schema/tracks.ts';
 export type * from './schema/iotcard.ts';
 export type * from './schema/ota.ts';
 export type * from './schema/sites.ts';
+export type * from './schema/push.ts';
 
 export interface Database {
   position: PositionTable;
@@ -144,4 +146,6 @@ export interface Database {
   site_tactic: SiteTacticTable;
   site_energy: SiteEnergyTable;
   site_run_record: SiteRunRecordTable;
+  push_subscription: PushSubscriptionTable;
+  push_key: PushKeyTable;
 }

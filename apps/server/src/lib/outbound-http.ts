@@ -27,7 +27,7 @@ export interface PinnedResponse {
 export function requestPinned(
   url: URL,
   target: OutboundTarget,
-  init: { method: string; headers: Record<string, string>; body?: string; timeoutMs: number },
+  init: { method: string; headers: Record<string, string>; body?: string | Buffer; timeoutMs: number },
 ): Promise<PinnedResponse> {
   const secure = url.protocol === 'https:';
   const options: RequestOptions & { servername?: string } = {

@@ -23,6 +23,9 @@ import {
 } from '../modules/notifications/webhooks.ts';
 import { createOfflineWatch } from '../modules/notifications/offline-watch.ts';
 import { notificationRoutes } from '../modules/notifications/routes.ts';
+import { createPushRepository } from '../modules/push/repository.ts';
+import { createPushService, pushSettingsFromEnv } from '../modules/push/service.ts';
+import { pushRoutes } from '../modules/push/routes.ts';
 
 export interface NotificationsHandle {
   engine: NotificationEngine;
@@ -62,6 +65,12 @@ export default fp(
     const use = { policy: app.outbound, allowPrivate: config.webhookAllowPrivate };
     const check = createWebhookUrlCheck(use);
     const postWebhook = createWebhookPoster(use);
+    // Web Push to the browsers people subscribed (the address policy's own rules: modules/push/service.ts)
+    const push = createPushService({
+      repo: createPushRepository(db),
+      policy: app.outbound,
+      settings: pushSettingsFromEnv(process.env, config.smtpFrom),
+    });
     const engine = createNotificationEngine({
       db,
       log: app.log,
@@ -69,6 +78,7 @@ export default fp(
       email: emailTransport(config, opts.sender),
       bus,
       postWebhook,
+      push,
       scope: app.devices.fleet.scope,
       ...(opts.tickMs ? { tickMs: opts.tickMs } : {}),
     });
@@ -89,6 +99,7 @@ export default fp(
       notices: createNoticeService({ db, bus }),
       webhooks: createWebhookService({ db, check }),
     });
+    await app.register(pushRoutes, { prefix: API_BASE, push });
 
     let offlineTimer: NodeJS.Timeout | undefined;
     app.addHook('onReady', async () => {

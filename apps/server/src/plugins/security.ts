@@ -60,6 +60,12 @@ export default fp(
       // Map tile servers ask for the referring site (OpenStreetMap's tile usage policy).
       referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     });
+    // The console's service worker and manifest are looked at again on every visit (a new build is installed at
+    // once), never taken from a cache without asking.
+    app.addHook('onSend', async (req, reply) => {
+      const path = req.url.split('?')[0];
+      if (path === '/sw.js' || path === '/manifest.webmanifest') reply.header('cache-control', 'no-cache');
+    });
   },
   { name: 'security' },
 );

@@ -21,3 +21,4 @@ export * from './tracks.ts';
 export * from './sites.ts';
 export * from './roles.ts';
 export * from './admin.ts';
+export * from './push.ts';

@@ -22,6 +22,7 @@ import scope from './scope.ts';
 import security from './security.ts';
 import authority from './authority.ts';
 import oplog from './oplog.ts';
+import push from './push.ts';
 
 export type DomainCatalog = Record<Language, Record<string, string>>;
 
@@ -48,4 +49,5 @@ export const domains: DomainCatalog[] = [
   authority,
   security,
   oplog,
+  push,
 ];

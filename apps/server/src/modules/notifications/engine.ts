@@ -1,11 +1,13 @@
 // The notification engine. Events are written where things happen (an alarm in ingestion's own transaction, a
 // hand-over step in its call's), so what is committed is notified. One instance of the deployment at a time
 // (a job lease) turns events into notices for each person who wants them (message centre rows, and outbox
-// rows for e-mail, SMS and the company's webhooks), then sends what is due from the outbox:
+// rows for e-mail, SMS, Web Push to each subscribed browser and the company's webhooks), then sends what is due
+// from the outbox:
 // - a set's alarms to one person on one channel go at most once a minute: the first at once, what follows
 //   within the minute together at its end;
-// - e-mail and SMS wait for the end of a person's quiet hours, except alarms that stop a set;
-// - a message that cannot be sent is tried again with growing pauses for 24 hours, then marked failed;
+// - e-mail, SMS and pushes wait for the end of a person's quiet hours, except alarms that stop a set;
+// - a message that cannot be sent is tried again with growing pauses for 24 hours, then marked failed (a browser
+//   whose push service says it is gone at once);
 // - an outbox row is claimed before sending, so a row is sent once however many instances run.
 import { createHmac, randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
@@ -16,6 +18,7 @@ import {
   WEBHOOK_RETRY_HOURS,
   type NoticeKind,
   type NoticeLevel,
+  type PushPayload,
 } from '@genset/protocol';
 import { translate } from '../../i18n/messages.ts';
 import type { Db } from '../../db/database.ts';
@@ -106,6 +109,17 @@ export interface EngineOptions {
   ) => Promise<number>;
   /** What roles reach (who is told about a set); without one, resolved here. */
   scope?: DataScopeService;
+  /**
+   * Sends a notice to one subscribed browser and answers the push service's status (modules/push/service.ts);
+   * throws an error with `permanent` when the browser is gone. Without it, nobody is notified by push.
+   */
+  push?: {
+    send(
+      subscriptionId: number,
+      payload: PushPayload,
+      options: { urgency: 'high' | 'normal'; ttlSeconds: number },
+    ): Promise<number>;
+  };
 }
 
 type NewDelivery = Omit<
@@ -238,9 +252,15 @@ export function createNotificationEngine(opts: EngineOptions) {
           }
           const urgent = kind === 'alarm.raised' && stopsTheSet(facts.level);
           const quiet = urgent ? null : quietUntil(settings, t);
-          const channels: ['email' | 'sms', string | null][] = [
+          // each browser the person subscribed is an address of its own (the subscription's id)
+          const devices =
+            settings.alarmPush && opts.push
+              ? await trx.selectFrom('push_subscription').select('id').where('user_id', '=', reader.user.id).execute()
+              : [];
+          const channels: ['email' | 'sms' | 'push', string | null][] = [
             ['email', settings.alarmEmail ? emailOf(settings, reader.user.account) : null],
             ['sms', settings.alarmSms ? phoneOf(settings, reader.user.account) : null],
+            ...devices.map((d): ['push', string] => ['push', String(d.id)]),
           ];
           for (const [channel, target] of channels) {
             if (!target) continue;
@@ -340,6 +360,7 @@ export function createNotificationEngine(opts: EngineOptions) {
     let responseStatus: number | null = null;
     try {
       if (first.channel === 'webhook') responseStatus = await postWebhook(first);
+      else if (first.channel === 'push') responseStatus = await sendPush(first.target, rows);
       else await sendMessage(first.channel as 'email' | 'sms', first.target, rows);
       await db
         .updateTable('notification_delivery')
@@ -347,9 +368,9 @@ export function createNotificationEngine(opts: EngineOptions) {
         .where('id', 'in', ids)
         .execute();
     } catch (err) {
-      const e = err as Error & { responseStatus?: number };
+      const e = err as Error & { responseStatus?: number; permanent?: boolean };
       const attempts = first.attempts + 1;
-      const giveUp = now() - first.created_at >= WEBHOOK_RETRY_HOURS * 3_600_000;
+      const giveUp = e.permanent === true || now() - first.created_at >= WEBHOOK_RETRY_HOURS * 3_600_000;
       log.warn({ err: e.message, channel: first.channel, attempts, giveUp }, 'notification not delivered');
       await db
         .updateTable('notification_delivery')
@@ -385,6 +406,30 @@ export function createNotificationEngine(opts: EngineOptions) {
         purpose: 'notice',
         text: notices.length === 1 ? body : `${subject}\n${body}`,
       });
+  }
+
+  /** A notice (or a set's notices of the minute) to one browser: the console page it leads to opens on a tap. */
+  async function sendPush(target: string, rows: DeliveryRow[]): Promise<number> {
+    if (!opts.push) throw new Error('push is not available');
+    const parsed = rows.map(
+      (r) => JSON.parse(r.payload) as { kind: NoticeKind; facts: NoticeFacts; language: string; timeZone: string },
+    );
+    const notices = parsed.map((p) =>
+      renderNotice(p.kind, { ...p.facts, timeZone: p.facts.timeZone ?? p.timeZone }, p.language),
+    );
+    const first = parsed[0]!;
+    const urgent = parsed.some((p) => p.kind === 'alarm.raised' && stopsTheSet(p.facts.level));
+    return opts.push.send(
+      Number(target),
+      {
+        title: notices.length === 1 ? notices[0]!.title : renderGroupTitle(first.facts, notices.length, first.language),
+        body: notices.map((n) => n.text).join('\n'),
+        url: notices[0]!.link ?? '/message',
+        // one notification per set on the device: the next replaces it
+        tag: first.facts.token ? `set:${String(first.facts.token)}` : `event:${rows[0]!.event_id}`,
+      },
+      { urgency: urgent ? 'high' : 'normal', ttlSeconds: WEBHOOK_RETRY_HOURS * 3600 },
+    );
   }
 
   async function postWebhook(row: DeliveryRow): Promise<number> {
