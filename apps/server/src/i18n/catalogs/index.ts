@@ -23,6 +23,7 @@ import security from './security.ts';
 import authority from './authority.ts';
 import oplog from './oplog.ts';
 import push from './push.ts';
+import mail from './mail.ts';
 
 export type DomainCatalog = Record<Language, Record<string, string>>;
 
@@ -50,4 +51,5 @@ export const domains: DomainCatalog[] = [
   security,
   oplog,
   push,
+  mail,
 ];
