@@ -6,6 +6,7 @@ import { App } from './app/app.tsx';
 import { initI18n } from './i18n/index.ts';
 import { openEmbeddedSession } from './api/session.ts';
 import { loadAntdLocale, loadDayjsLocale, storedLanguage } from './i18n/languages.ts';
+import { registerServiceWorker } from './app/service-worker.ts';
 import './styles.css';
 
 // zod compiles object schemas with `new Function` when it may; its probe for that alone is a violation of the
@@ -29,3 +30,4 @@ async function start(): Promise<void> {
 }
 
 void start();
+registerServiceWorker();

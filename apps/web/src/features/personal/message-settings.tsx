@@ -27,6 +27,7 @@ import { applyServerErrors } from '../../components/server-errors.ts';
 import { storedLanguage } from '../../i18n/languages.ts';
 import { useSession } from '../../stores/session.ts';
 import { setMessages } from './api.ts';
+import { PushDevices } from './push-devices.tsx';
 
 type SwitchKey =
   'alarmPush' | 'alarmEmail' | 'alarmSms' | 'maintenanceReminder' | 'transfers' | 'repairs' | 'alarmCleared';
@@ -142,6 +143,7 @@ export function MessageSettings() {
     <div data-testid="message-settings">
       <Divider titlePlacement="start">{t('notices.settings.channels')}</Divider>
       {switches(CHANNELS)}
+      <PushDevices pushOn={Boolean(settings?.alarmPush)} />
       <Divider titlePlacement="start">{t('notices.settings.kinds')}</Divider>
       {switches(KINDS)}
       <Divider titlePlacement="start">{t('notices.settings.details')}</Divider>
