@@ -45,6 +45,11 @@ import { createAccountService } from './modules/account/service.ts';
 import { createCompanyService } from './modules/company/service.ts';
 import { createHelpService } from './modules/help/service.ts';
 import { createOutboxSender, type MessageSender } from './modules/sms/sender.ts';
+import { createMessageService } from './modules/messages/service.ts';
+import { smsProvidersFromConfig } from './modules/messages/providers.ts';
+import { createMailDelivery } from './modules/messages/mail-delivery.ts';
+import { createMailer } from './modules/messages/mail/mailer.ts';
+import messagesPlugin from './plugins/messages.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { companyRoutes } from './modules/company/routes.ts';
 import { helpRoutes } from './modules/help/routes.ts';
@@ -135,7 +140,33 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   if (config.demo) await seedDemo(database.db);
   else await seedBase(database.db, opts.admin);
 
-  const sender = opts.sender ?? createOutboxSender(config.outboxDir, app.log);
+  // Every message to a person (codes, notices, tests) goes through the dispatcher: limits, providers, the log.
+  const messages = createMessageService({
+    db: database.db,
+    config,
+    log: app.log,
+    sms: smsProvidersFromConfig(config),
+    ...(config.smtpUrl
+      ? {
+          mail: createMailDelivery({
+            db: database.db,
+            mailer: createMailer({
+              smtpUrl: config.smtpUrl,
+              from: config.smtpFrom,
+              publicUrl: config.publicUrl,
+              ...(config.dkim ? { dkim: config.dkim } : {}),
+            }),
+            signSecret: config.signSecret,
+            publicUrl: config.publicUrl,
+            uploadsDir: config.uploadsDir,
+            codeMinutes: Math.round(config.smsCodeTtlMs / 60_000),
+            lockMinutes: Math.ceil(config.authLockMs / 60_000),
+          }),
+        }
+      : {}),
+    outbox: opts.sender ?? createOutboxSender(config.outboxDir, app.log),
+  });
+  const sender: MessageSender = messages;
   const companies = createCompanyService({ db: database.db, config });
   const accounts = createAccountService({ db: database.db, companies });
   const auth = createAuthService({ db: database.db, config, sender, log: app.log });
@@ -190,7 +221,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(metricsPlugin, { config });
   await app.register(healthPlugin);
   await app.register(videoPlugin);
-  await app.register(notificationsPlugin, { config, sender });
+  await app.register(notificationsPlugin, { config, sender, messages });
+  await app.register(messagesPlugin, { messages });
   // hand-overs and repair requests tell the people concerned
   await app.register(repairsPlugin, {
     onEvent: async (event) => app.notifications.notify(await repairNotice(database.db, event)),

@@ -72,6 +72,7 @@ import type {
 } from './schema/sites.ts';
 import type { GeofenceTable, PositionTable, SetPositionTable } from './schema/tracks.ts';
 import type { PushKeyTable, PushSubscriptionTable } from './schema/push.ts';
+import type { MessageLogTable } from './schema/messages.ts';
 
 export type * from './schema/accounts.ts';
 export type * from './schema/devices.ts';
@@ -82,6 +83,7 @@ export type * from './schema/tracks.ts';
 export type * from './schema/iotcard.ts';
 export type * from './schema/ota.ts';
 export type * from './schema/sites.ts';
+export type * from './schema/messages.ts';
 export type * from './schema/push.ts';
 
 export interface Database {
@@ -148,4 +150,5 @@ export interface Database {
   site_run_record: SiteRunRecordTable;
   push_subscription: PushSubscriptionTable;
   push_key: PushKeyTable;
+  message_log: MessageLogTable;
 }

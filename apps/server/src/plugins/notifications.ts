@@ -3,7 +3,6 @@
 // message centre and the webhook calls.
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import nodemailer from 'nodemailer';
 import { API_BASE } from '@genset/protocol';
 import type { Config } from '../config.ts';
 import type { MessageSender } from '../modules/sms/sender.ts';
@@ -24,7 +23,8 @@ import {
 import { createOfflineWatch } from '../modules/notifications/offline-watch.ts';
 import { notificationRoutes } from '../modules/notifications/routes.ts';
 import { createPushRepository } from '../modules/push/repository.ts';
-import { createPushService, pushSettingsFromEnv } from '../modules/push/service.ts';
+import { createPushService, pushSettingsFromEnv, type PushService } from '../modules/push/service.ts';
+import type { MessageService } from '../modules/messages/service.ts';
 import { pushRoutes } from '../modules/push/routes.ts';
 
 export interface NotificationsHandle {
@@ -35,6 +35,8 @@ export interface NotificationsHandle {
   checkOffline(): Promise<number>;
   /** Posts to a webhook address through the address policy (the engine's way out; engines built by tests). */
   postWebhook: WebhookPoster;
+  /** Web Push to people's browsers. */
+  push: PushService;
 }
 
 declare module 'fastify' {
@@ -43,22 +45,18 @@ declare module 'fastify' {
   }
 }
 
-function emailTransport(config: Config, sender: MessageSender): EmailTransport {
-  if (!config.smtpUrl) {
-    return {
-      send: (m) => sender.send({ channel: 'email', to: m.to, purpose: 'notice', subject: m.subject, text: m.text }),
-    };
-  }
-  const mailer = nodemailer.createTransport(config.smtpUrl);
+/** Notice e-mail goes through the message dispatcher, as every message does (SMTP, or the outbox without one). */
+function emailTransport(sender: MessageSender): EmailTransport {
   return {
-    async send(m) {
-      await mailer.sendMail({ from: config.smtpFrom, to: m.to, subject: m.subject, text: m.text });
-    },
+    send: (m) => sender.send({ channel: 'email', purpose: 'notice', ...m }),
   };
 }
 
 export default fp(
-  async function notifications(app: FastifyInstance, opts: { config: Config; sender: MessageSender; tickMs?: number }) {
+  async function notifications(
+    app: FastifyInstance,
+    opts: { config: Config; sender: MessageSender; messages?: MessageService; tickMs?: number },
+  ) {
     const { config } = opts;
     const db = app.database.db;
     const bus = app.devices.bus;
@@ -75,7 +73,8 @@ export default fp(
       db,
       log: app.log,
       sender: opts.sender,
-      email: emailTransport(config, opts.sender),
+      email: emailTransport(opts.sender),
+      ...(opts.messages ? { track: opts.messages.track } : {}),
       bus,
       postWebhook,
       push,
@@ -92,6 +91,7 @@ export default fp(
       },
       checkOffline: offline,
       postWebhook,
+      push,
     };
     app.decorate('notifications', handle);
     await app.register(notificationRoutes, {

@@ -22,3 +22,4 @@ export * from './sites.ts';
 export * from './roles.ts';
 export * from './admin.ts';
 export * from './push.ts';
+export * from './messages.ts';

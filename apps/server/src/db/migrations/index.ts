@@ -34,6 +34,7 @@ import { transferAddressee } from './027-transfer-addressee.ts';
 import { accountLanguage } from './028-account-language.ts';
 import { groupCommands } from './029-group-commands.ts';
 import { subscriptionVersionStatements } from './030-subscription-version-statements.ts';
+import { messageLog } from './031-message-log.ts';
 import { pushSubscriptions } from './032-push-subscriptions.ts';
 
 export function migrations(kind: DbKind): Record<string, Migration> {
@@ -69,6 +70,7 @@ export function migrations(kind: DbKind): Record<string, Migration> {
     '028-account-language': accountLanguage(),
     '029-group-commands': groupCommands(kind),
     '030-subscription-version-statements': subscriptionVersionStatements(kind),
+    '031-message-log': messageLog(kind),
     '032-push-subscriptions': pushSubscriptions(kind),
   };
 }

@@ -24,6 +24,7 @@ import authority from './authority.ts';
 import oplog from './oplog.ts';
 import push from './push.ts';
 import mail from './mail.ts';
+import messages from './messages.ts';
 
 export type DomainCatalog = Record<Language, Record<string, string>>;
 
@@ -52,4 +53,5 @@ export const domains: DomainCatalog[] = [
   oplog,
   push,
   mail,
+  messages,
 ];

@@ -3,7 +3,7 @@ import type { DomainCatalog } from './index.ts';
 
 const catalog: DomainCatalog = {
   'en-US': {
-    'menu.webhooks': 'Webhooks',
+    'menu.webhooks': 'Messages and webhooks',
     'notice.alarm.raised.title': '{set}: {alarm}',
     'notice.alarm.raised.text': 'Alarm ({level}) on {set} at {time}: {alarm}.',
     'notice.alarm.cleared.title': '{set}: {alarm} cleared',
@@ -53,7 +53,7 @@ const catalog: DomainCatalog = {
     'notice.test.text': 'This is a test message from the genset cloud console.',
   },
   'zh-CN': {
-    'menu.webhooks': 'Webhook',
+    'menu.webhooks': '消息与 Webhook',
     'notice.alarm.raised.title': '{set}：{alarm}',
     'notice.alarm.raised.text': '{set} 于 {time} 报警（{level}）：{alarm}。',
     'notice.alarm.cleared.title': '{set}：{alarm} 已解除',
@@ -102,7 +102,7 @@ const catalog: DomainCatalog = {
     'notice.test.text': '这是来自机组云控制台的测试消息。',
   },
   'zh-TW': {
-    'menu.webhooks': 'Webhook',
+    'menu.webhooks': '訊息與 Webhook',
     'notice.alarm.raised.title': '{set}：{alarm}',
     'notice.alarm.raised.text': '{set} 於 {time} 警報（{level}）：{alarm}。',
     'notice.alarm.cleared.title': '{set}：{alarm} 已解除',
@@ -151,7 +151,7 @@ const catalog: DomainCatalog = {
     'notice.test.text': '這是來自機組雲端主控台的測試訊息。',
   },
   'ru-RU': {
-    'menu.webhooks': 'Веб-хуки',
+    'menu.webhooks': 'Сообщения и веб-хуки',
     'notice.alarm.raised.title': '{set}: авария «{alarm}»',
     'notice.alarm.raised.text': 'Авария ({level}) на {set} в {time}: {alarm}.',
     'notice.alarm.cleared.title': '{set}: {alarm} — сброшено',
@@ -201,7 +201,7 @@ const catalog: DomainCatalog = {
     'notice.test.text': 'Это проверочное сообщение облачной консоли генераторных установок.',
   },
   'es-ES': {
-    'menu.webhooks': 'Avisos por webhook',
+    'menu.webhooks': 'Mensajes y webhooks',
     'notice.alarm.raised.title': '{set}: alarma «{alarm}»',
     'notice.alarm.raised.text': 'Alarma ({level}) en {set} a las {time}: {alarm}.',
     'notice.alarm.cleared.title': '{set}: {alarm} despejada',
@@ -251,7 +251,7 @@ const catalog: DomainCatalog = {
     'notice.test.text': 'Este es un mensaje de prueba de la consola en la nube de grupos electrógenos.',
   },
   'tr-TR': {
-    'menu.webhooks': 'Webhook’lar',
+    'menu.webhooks': 'Mesajlar ve webhook’lar',
     'notice.alarm.raised.title': '{set}: {alarm} alarmı',
     'notice.alarm.raised.text': '{set} üzerinde {time} saatinde alarm ({level}): {alarm}.',
     'notice.alarm.cleared.title': '{set}: {alarm} temizlendi',

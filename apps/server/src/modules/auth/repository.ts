@@ -131,6 +131,10 @@ export function createAuthRepository(db: Db) {
         .executeTakeFirstOrThrow();
       return Number(r.n);
     },
+    /** Removes the codes of a target made at or after `since` (one that could not be sent). */
+    async deleteCodesSince(target: string, since: number): Promise<void> {
+      await db.deleteFrom('sms_code').where('target', '=', target).where('created_at', '>=', since).execute();
+    },
     async insertCode(row: {
       target: string;
       purpose: string;

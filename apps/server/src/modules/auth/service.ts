@@ -14,6 +14,7 @@ import { translate } from '../../i18n/messages.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { MessageSender } from '../sms/sender.ts';
+import { DeliveryError } from '../messages/types.ts';
 import { createAuthRepository, type UserRow } from './repository.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { keepRecent } from '../../lib/memo.ts';
@@ -40,6 +41,17 @@ export interface ClientInfo {
   ip: string;
   userAgent: string;
   lang: Language;
+}
+
+/**
+ * A code that did not leave the server, as the person asking reads it: a number the provider refuses is the
+ * field's fault; anything else says why it did not go out and that nothing was sent.
+ */
+function sendFailure(err: unknown): AppError {
+  if (!(err instanceof DeliveryError)) return new AppError(ResultCode.unavailable, 'messages.failure.unavailable');
+  if (err.kind === 'invalid-recipient') return fieldError('username', 'messages.failure.invalid-recipient');
+  const code = err.kind === 'quota' ? ResultCode.tooMany : ResultCode.unavailable;
+  return new AppError(code, `messages.failure.${err.kind}`);
 }
 
 const CODE_MAX_ATTEMPTS = 5;
@@ -185,6 +197,9 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
         purpose: 'accountLocked',
         subject: translate(lang, 'sms.accountLockedSubject'),
         text: translate(lang, 'sms.accountLocked', { minutes }),
+        language: lang,
+        companyId: user.company_id,
+        userId: user.id,
       });
     } catch (err) {
       log.warn({ err, userId: user.id, until }, 'the notice of an account lock was not sent');
@@ -402,21 +417,30 @@ export function createAuthService(deps: { db: Db; config: Config; sender: Messag
       });
       const channel = isEmail(target) ? 'email' : 'sms';
       const minutes = Math.round(config.smsCodeTtlMs / 60_000);
-      if (input.purpose === 'register' && exists) {
-        await sender.send({
-          channel,
-          to: target,
-          purpose: input.purpose,
-          text: translate(client.lang, 'sms.accountExists'),
-        });
-      } else if (input.purpose === 'register' || exists) {
-        await sender.send({
-          channel,
-          to: target,
-          purpose: input.purpose,
-          code,
-          text: translate(client.lang, 'sms.code', { code, minutes }),
-        });
+      const whose = { language: client.lang, companyId: user?.company_id ?? null, userId: user?.id ?? null };
+      try {
+        if (input.purpose === 'register' && exists) {
+          await sender.send({
+            channel,
+            to: target,
+            purpose: input.purpose,
+            text: translate(client.lang, 'sms.accountExists'),
+            ...whose,
+          });
+        } else if (input.purpose === 'register' || exists) {
+          await sender.send({
+            channel,
+            to: target,
+            purpose: input.purpose,
+            code,
+            text: translate(client.lang, 'sms.code', { code, minutes }),
+            ...whose,
+          });
+        }
+      } catch (err) {
+        // the code that did not go out is no code: the person may ask again at once
+        await repo.deleteCodesSince(target, now);
+        throw sendFailure(err);
       }
       return { retryAfter: Math.ceil(config.smsResendMs / 1000) };
     },

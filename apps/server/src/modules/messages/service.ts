@@ -11,7 +11,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { MessageSender, OutgoingMessage } from '../sms/sender.ts';
-import { DeliveryError, maskRecipient, type FailureKind, type SmsProvider } from './types.ts';
+import { DeliveryError, maskRecipient, type FailureKind, type MessageChannel, type SmsProvider } from './types.ts';
 
 /** The pauses before the second and third try at one provider: short, since a person is waiting for a code. */
 const BACKOFF_MS = [300, 1200];
@@ -56,7 +56,11 @@ export function createMessageService(opts: MessageServiceOptions) {
     return createHmac('sha256', opts.config.signSecret).update(`${channel}:${normal}`).digest('hex').slice(0, 40);
   }
 
-  async function open(message: OutgoingMessage, provider: string, key: string): Promise<number> {
+  async function open(
+    message: Pick<OutgoingMessage, 'to' | 'purpose' | 'companyId' | 'userId'> & { channel: MessageChannel },
+    provider: string,
+    key: string,
+  ): Promise<number> {
     const t = now();
     const row = await db
       .insertInto('message_log')
@@ -224,25 +228,73 @@ export function createMessageService(opts: MessageServiceOptions) {
     }
   }
 
-  const service = {
-    /** Sends one message (MessageSender); throws DeliveryError when it did not go out. */
-    async send(message: OutgoingMessage): Promise<void> {
-      const key = recipientKey(message.channel, message.to);
-      const viaOutbox = message.channel === 'sms' ? opts.sms.length === 0 : !opts.mail;
-      const provider = viaOutbox ? 'outbox' : message.channel === 'sms' ? opts.sms[0]!.name : 'smtp';
-      const id = await open(message, provider, key);
-      const refused = await throttle(message, key, id);
-      if (refused) {
-        await close(id, { status: 'throttled', provider, attempts: 0, error: refused });
-        throw refused;
-      }
+  /** Sends one message and answers its row in the delivery log, with the failure when it did not go out. */
+  async function deliver(message: OutgoingMessage): Promise<{ id: number; error: DeliveryError | null }> {
+    const key = recipientKey(message.channel, message.to);
+    const viaOutbox = message.channel === 'sms' ? opts.sms.length === 0 : !opts.mail;
+    const provider = viaOutbox ? 'outbox' : message.channel === 'sms' ? opts.sms[0]!.name : 'smtp';
+    const id = await open(message, provider, key);
+    const refused = viaOutbox ? null : await throttle(message, key, id);
+    if (refused) {
+      await close(id, { status: 'throttled', provider, attempts: 0, error: refused });
+      return { id, error: refused };
+    }
+    try {
       if (viaOutbox) {
         await opts.outbox.send(message);
         await close(id, { status: 'sent', provider, attempts: 1 });
-        return;
-      }
-      if (message.channel === 'sms') await sendSms(message, id);
+      } else if (message.channel === 'sms') await sendSms(message, id);
       else await sendEmail(message, id, opts.mail!);
+      return { id, error: null };
+    } catch (err) {
+      const error =
+        err instanceof DeliveryError
+          ? err
+          : new DeliveryError('unavailable', err instanceof Error ? err.message : String(err));
+      if (viaOutbox) await close(id, { status: 'failed', provider, attempts: 1, error });
+      return { id, error };
+    }
+  }
+
+  /**
+   * Logs a message that another module sends itself (a push to one device): its row is opened, the sending run,
+   * and the row closed with the answer. Rethrows what the sending threw.
+   */
+  async function track<T>(
+    message: Pick<OutgoingMessage, 'to' | 'purpose' | 'companyId' | 'userId'> & { channel: MessageChannel },
+    provider: string,
+    sending: () => Promise<T>,
+  ): Promise<T> {
+    const id = await open(
+      { ...message, text: '' } as OutgoingMessage,
+      provider,
+      recipientKey(message.channel, message.to),
+    );
+    try {
+      const answer = await sending();
+      await close(id, { status: 'sent', provider, attempts: 1 });
+      return answer;
+    } catch (err) {
+      const e = err as Error & { permanent?: boolean; responseStatus?: number };
+      const error =
+        err instanceof DeliveryError
+          ? err
+          : new DeliveryError(e.permanent ? 'invalid-recipient' : 'unavailable', e.message, {
+              ...(e.responseStatus ? { providerCode: String(e.responseStatus), status: e.responseStatus } : {}),
+            });
+      await close(id, { status: 'failed', provider, attempts: 1, error });
+      throw err;
+    }
+  }
+
+  const service = {
+    deliver,
+    track,
+
+    /** Sends one message (MessageSender); throws DeliveryError when it did not go out. */
+    async send(message: OutgoingMessage): Promise<void> {
+      const { error } = await deliver(message);
+      if (error) throw error;
     },
 
     status(): ChannelStatus {

@@ -25,6 +25,7 @@ import type { Db } from '../../db/database.ts';
 import type { Database, NotificationDeliveryTable } from '../../db/schema.ts';
 import { holdLease, releaseLease } from '../../lib/job-lease.ts';
 import type { MessageSender } from '../sms/sender.ts';
+import type { MessageService } from '../messages/service.ts';
 import type { RealtimeBus } from '../devices/bus.ts';
 import { readersByIds, readersOfSet, readersWithPermission, type Reader } from './audience.ts';
 import { createDataScope, type DataScopeService } from '../account/scope.ts';
@@ -86,7 +87,15 @@ export function signWebhook(secret: string, timestamp: string, body: string): st
 }
 
 export interface EmailTransport {
-  send(message: { to: string; subject: string; text: string }): Promise<void>;
+  send(message: {
+    to: string;
+    subject: string;
+    text: string;
+    language?: string;
+    companyId?: number | null;
+    userId?: number | null;
+    link?: string;
+  }): Promise<void>;
 }
 
 export interface EngineOptions {
@@ -107,6 +116,8 @@ export interface EngineOptions {
     url: string,
     init: { headers: Record<string, string>; body: string; timeoutMs: number },
   ) => Promise<number>;
+  /** Logs a message sent here (a push) in the delivery log: modules/messages/service.ts `track`. */
+  track?: MessageService['track'];
   /** What roles reach (who is told about a set); without one, resolved here. */
   scope?: DataScopeService;
   /**
@@ -331,6 +342,8 @@ export function createNotificationEngine(opts: EngineOptions) {
     attempts: number;
     created_at: number;
     webhook_id: number | null;
+    company_id: number | null;
+    user_id: number | null;
   }
 
   async function sendGroup(rows: DeliveryRow[]): Promise<void> {
@@ -398,13 +411,21 @@ export function createNotificationEngine(opts: EngineOptions) {
         ? notices[0]!.title
         : renderGroupTitle(firstPayload.facts, notices.length, firstPayload.language);
     const body = notices.map((n) => n.text).join('\n');
-    if (channel === 'email') await opts.email.send({ to, subject, text: body });
+    // whose message it is: the company's name and logo on it, its row in the company's delivery log
+    const whose = {
+      language: firstPayload.language,
+      companyId: rows[0]!.company_id,
+      userId: rows[0]!.user_id,
+      ...(notices[0]!.link ? { link: notices[0]!.link } : {}),
+    };
+    if (channel === 'email') await opts.email.send({ to, subject, text: body, ...whose });
     else
       await opts.sender.send({
         channel: 'sms',
         to,
         purpose: 'notice',
         text: notices.length === 1 ? body : `${subject}\n${body}`,
+        ...whose,
       });
   }
 
@@ -419,17 +440,28 @@ export function createNotificationEngine(opts: EngineOptions) {
     );
     const first = parsed[0]!;
     const urgent = parsed.some((p) => p.kind === 'alarm.raised' && stopsTheSet(p.facts.level));
-    return opts.push.send(
-      Number(target),
-      {
-        title: notices.length === 1 ? notices[0]!.title : renderGroupTitle(first.facts, notices.length, first.language),
-        body: notices.map((n) => n.text).join('\n'),
-        url: notices[0]!.link ?? '/message',
-        // one notification per set on the device: the next replaces it
-        tag: first.facts.token ? `set:${String(first.facts.token)}` : `event:${rows[0]!.event_id}`,
-      },
-      { urgency: urgent ? 'high' : 'normal', ttlSeconds: WEBHOOK_RETRY_HOURS * 3600 },
-    );
+    const push = opts.push;
+    const send = () =>
+      push.send(
+        Number(target),
+        {
+          title:
+            notices.length === 1 ? notices[0]!.title : renderGroupTitle(first.facts, notices.length, first.language),
+          body: notices.map((n) => n.text).join('\n'),
+          url: notices[0]!.link ?? '/message',
+          // one notification per set on the device: the next replaces it
+          tag: first.facts.token ? `set:${String(first.facts.token)}` : `event:${rows[0]!.event_id}`,
+        },
+        { urgency: urgent ? 'high' : 'normal', ttlSeconds: WEBHOOK_RETRY_HOURS * 3600 },
+      );
+    // its row in the company's delivery log, when there is one
+    return opts.track
+      ? opts.track(
+          { channel: 'push', to: target, purpose: 'notice', companyId: rows[0]!.company_id, userId: rows[0]!.user_id },
+          'webpush',
+          send,
+        )
+      : send();
   }
 
   async function postWebhook(row: DeliveryRow): Promise<number> {
@@ -471,7 +503,19 @@ export function createNotificationEngine(opts: EngineOptions) {
     const t = now();
     const due = await db
       .selectFrom('notification_delivery')
-      .select(['id', 'event_id', 'channel', 'target', 'group_key', 'payload', 'attempts', 'created_at', 'webhook_id'])
+      .select([
+        'id',
+        'event_id',
+        'channel',
+        'target',
+        'group_key',
+        'payload',
+        'attempts',
+        'created_at',
+        'webhook_id',
+        'company_id',
+        'user_id',
+      ])
       .where((eb) =>
         eb.or([
           eb.and([eb('status', '=', 'pending'), eb('not_before', '<=', t)]),
