@@ -21,7 +21,7 @@ export function PushDevices({ pushOn }: { pushOn: boolean }) {
   const { t } = useTranslation();
   const { message } = AntApp.useApp();
   const support = pushSupport();
-  const [permission, setPermission] = useState(notificationPermission);
+  const permission = useQuery({ queryKey: ['push', 'permission'], queryFn: notificationPermission }).data ?? 'default';
   const queries = useQueryClient();
   const devices = useQuery({ queryKey: ['push', 'devices'], queryFn: listDevices }).data?.list ?? [];
   const endpoint =
@@ -41,7 +41,6 @@ export function PushDevices({ pushOn }: { pushOn: boolean }) {
     setFailed(null);
     try {
       const outcome = await subscribeThisDevice();
-      setPermission(notificationPermission());
       if (outcome === 'subscribed') void message.success(t('push.subscribed'));
       else if (outcome !== 'denied') setFailed(outcome);
       await reload();

@@ -11,8 +11,15 @@ export function pushSupport(): PushSupport {
   return window.isSecureContext ? 'supported' : 'insecure';
 }
 
-export function notificationPermission(): NotificationPermission {
-  return 'Notification' in window ? Notification.permission : 'denied';
+/** Whether this site may show notifications: the Permissions API's answer where there is one, else Notification's. */
+export async function notificationPermission(): Promise<NotificationPermission> {
+  if (!('Notification' in window)) return 'denied';
+  try {
+    const status = await navigator.permissions.query({ name: 'notifications' });
+    return status.state === 'prompt' ? 'default' : status.state;
+  } catch {
+    return Notification.permission;
+  }
 }
 
 /** The console's service worker, when one is registered (none in the development server). */
