@@ -186,9 +186,9 @@ export function createMessageService(opts: MessageServiceOptions) {
             { provider: provider.name, kind: last.kind, code: last.providerCode, attempt: attempts },
             'SMS not taken by its provider',
           );
-          // the number, the text or the account's quota is the problem: another try, or provider, would not help;
-          // keys that are refused are the provider's problem, and the second provider may still serve
-          if (last.permanent && last.kind !== 'unauthorized') {
+          // a number no provider can reach ends here; any other refusal (keys, quota, a template this provider
+          // lacks) is this provider's, and the second may still take the message
+          if (last.kind === 'invalid-recipient') {
             await close(id, { status: 'failed', provider: provider.name, attempts, error: last });
             throw last;
           }

@@ -75,7 +75,7 @@ export function maskRecipient(to: string): string {
     const name = to.slice(0, at);
     return `${name.slice(0, Math.min(2, name.length - 1))}***${to.slice(at)}`;
   }
-  if (/^\+?\d{6,}$/.test(to)) return `${to.slice(0, to.length - 8)}****${to.slice(-4)}`;
+  if (/^\+?\d{6,}$/.test(to)) return `${to.slice(0, Math.min(4, Math.max(0, to.length - 8)))}****${to.slice(-4)}`;
   // a device (push endpoint) or anything else: its last characters
   return `…${to.slice(-6)}`;
 }
