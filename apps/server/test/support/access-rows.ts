@@ -283,6 +283,11 @@ export const ROWS: Record<string, Row> = {
     { otherAdmin: 404, platform: 404 },
     "names no webhook of the caller's company (company A's for the platform administrator)",
   ),
+  // Web Push: the caller's own devices
+  'GET /yewu/push/key': SIGNED,
+  'POST /yewu/push/subscribe': answering(SIGNED, 400, 'the generated push address is no https address'),
+  'POST /yewu/push/unsubscribe': answering(SIGNED, 404, 'names no device of the caller'),
+  'GET /yewu/push/devices': SIGNED,
   // firmware
   'POST /yewu/ota/file/upload': answering(
     needs(P.otaManage),

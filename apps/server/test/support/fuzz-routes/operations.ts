@@ -49,6 +49,37 @@ export const OPERATION_ROUTES: Record<string, RouteCase> = {
     writes: false,
     example: async (w) => ({ identity: 'company', body: { id: await webhook(w) } }),
   },
+  'GET /yewu/push/key': { writes: false, example: get('company') },
+  'POST /yewu/push/subscribe': {
+    writes: true,
+    example: post('company', {
+      endpoint: 'https://93.184.215.14/push/fuzz',
+      keys: {
+        p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM',
+        auth: 'tBHItJI5svbpez7KI4CCXg',
+      },
+    }),
+    hints: {
+      endpoint: fc.constantFrom(
+        'https://93.184.215.14/push/fuzz',
+        'http://93.184.215.14/push',
+        'https://169.254.169.254/',
+      ),
+    },
+  },
+  'POST /yewu/push/unsubscribe': {
+    writes: true,
+    example: async (w) => {
+      const endpoint = `https://93.184.215.14/push/fuzz-${w.n++}`;
+      const keys = {
+        p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM',
+        auth: 'tBHItJI5svbpez7KI4CCXg',
+      };
+      await call(w.t.app, 'POST', '/push/subscribe', { token: w.sessions.company, body: { endpoint, keys } });
+      return { identity: 'company', body: { endpoint } };
+    },
+  },
+  'GET /yewu/push/devices': { writes: false, example: get('company') },
   'POST /yewu/baoxiu/add': {
     writes: true,
     example: async (w) => ({ identity: 'company', raw: await repairForm(w) }),
