@@ -3,7 +3,17 @@
 // channel is down.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { NoticeListResponse, WebhookDeliveryItem, WebhookItem, WebhookSaveRequest } from '@genset/protocol';
+import type {
+  MessageChannelName,
+  MessageLogResponse,
+  MessageStatusResponse,
+  MessageTestRequest,
+  MessageTestResponse,
+  NoticeListResponse,
+  WebhookDeliveryItem,
+  WebhookItem,
+  WebhookSaveRequest,
+} from '@genset/protocol';
 import { get, post } from '../../api/request.ts';
 import { useRealtimeStore } from '../../realtime/store.ts';
 
@@ -99,5 +109,39 @@ export function useWebhookDeliveries(id: number | null) {
     queryFn: ({ signal }) => post<{ list: WebhookDeliveryItem[] }>('/webhook/deliveries', { id }, { signal }),
     enabled: id !== null,
     refetchInterval: 10_000,
+  });
+}
+
+export const messageKeys = {
+  status: ['messages', 'status'] as const,
+  log: (page: number, size: number, channel: MessageChannelName | undefined) =>
+    ['messages', 'log', { page, size, channel }] as const,
+};
+
+/** How SMS, e-mail and push are served on this installation. */
+export function useMessageStatus() {
+  return useQuery({
+    queryKey: messageKeys.status,
+    queryFn: ({ signal }) => get<MessageStatusResponse>('/messages/status', undefined, { signal }),
+  });
+}
+
+/** The company's delivery log, newest first. */
+export function useMessageLog(page: number, size: number, channel: MessageChannelName | undefined) {
+  return useQuery({
+    queryKey: messageKeys.log(page, size, channel),
+    queryFn: ({ signal }) =>
+      post<MessageLogResponse>('/messages/log', { page, size, ...(channel ? { channel } : {}) }, { signal }),
+    placeholderData: keepPreviousData,
+    refetchInterval: 15_000,
+  });
+}
+
+/** Sends a test message; the log shows it at once. */
+export function useSendTestMessage() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (v: MessageTestRequest) => post<MessageTestResponse>('/messages/test', v, { silent: true }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['messages', 'log'] }),
   });
 }
