@@ -126,6 +126,15 @@ test('the service worker controls the console, which opens offline; a route neve
   await page.goto('/user/personal');
   await expect(page.getByTestId('message-settings').or(page.getByRole('tab').first())).toBeVisible();
   await shellKept(page);
+  // nothing of the server's calls is ever kept
+  const kept = await page.evaluate(async () => {
+    const paths: string[] = [];
+    for (const name of await caches.keys())
+      for (const request of await (await caches.open(name)).keys()) paths.push(new URL(request.url).pathname);
+    return paths;
+  });
+  expect(kept).toContain('/index.html');
+  expect(kept.filter((path) => /^\/(yewu|api|dev-api|ws|uploads)(\/|$)/.test(path))).toEqual([]);
 
   await context.setOffline(true);
   try {
@@ -149,9 +158,10 @@ test('the service worker controls the console, which opens offline; a route neve
   } finally {
     await context.setOffline(false);
   }
-  // back online, the same address is the console again
-  await page.goto('/index');
+  // back online, the offline page opens the address asked for by itself: the console's own page
   await expect(page.getByTestId('offline-page')).toHaveCount(0);
+  await expect(page).toHaveURL(`${baseUrl()}/never/opened/here`);
+  await expect(page.locator('#root')).not.toBeEmpty();
 });
 
 test('a push reaches the service worker, which shows its notification, and a click on it opens the set’s alarms', async ({
