@@ -104,6 +104,24 @@ export async function registerAccount(request: APIRequestContext, nickname = 'Te
   return { username, password: NEW_ACCOUNT_PASSWORD, token: result.data.utoken };
 }
 
+/** Signs in on a server of a test's own (e2e/own-server.ts); the call's envelope. */
+export async function loginAt(
+  request: APIRequestContext,
+  url: string,
+  account: { username: string; password: string },
+) {
+  const response = await request.post(`${url}/yewu/user/login`, { headers: headers(), data: account });
+  return (await response.json()) as Envelope<LoginResponse>;
+}
+
+/** Signs in on a server of a test's own and keeps the session in the browser. */
+export async function signInAt(page: Page, url: string, account: { username: string; password: string }) {
+  const result = await loginAt(page.request, url, account);
+  expect(result.code, result.msg).toBe(200);
+  await page.context().addCookies([{ name: TOKEN_COOKIE, value: result.data.utoken, url }]);
+  return result.data.utoken;
+}
+
 /** Puts a session token in the browser as the console would after sign-in. */
 export async function useToken(context: BrowserContext, token: string): Promise<void> {
   await context.addCookies([{ name: TOKEN_COOKIE, value: token, url: baseUrl() }]);

@@ -12,6 +12,7 @@ export async function startOwnServer(name: string, env: Record<string, string>) 
   const dataDir = mkdtempSync(join(tmpdir(), `genset-e2e-${name}-`));
   const logFile = join(dataDir, 'server.log');
   const logFd = openSync(logFile, 'a', 0o600);
+  let open = true;
   const server: RunningServer = await startServer(
     {
       port: 0,
@@ -22,13 +23,15 @@ export async function startOwnServer(name: string, env: Record<string, string>) 
       logLevel: 'info',
       env: { MQTT_PORT: '0', ...env },
     },
-    { logger: { level: 'info', stream: { write: (line: string) => void writeSync(logFd, line) } } },
+    // a line logged after the server closed (a late timer) goes nowhere rather than to a closed descriptor
+    { logger: { level: 'info', stream: { write: (line: string) => void (open && writeSync(logFd, line)) } } },
   );
   return {
     server,
     async close() {
       const findings = await secretsInLog(readFileSync(logFile, 'utf8'), server.app.database.db);
       await server.close();
+      open = false;
       closeSync(logFd);
       rmSync(dataDir, { recursive: true, force: true });
       if (findings.length)
