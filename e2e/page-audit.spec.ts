@@ -303,7 +303,12 @@ async function targets(request: APIRequestContext, token: string) {
   // each genset's live page
   for (const [, t] of gensets)
     list.push({ path: `/top/realtime?token=${encodeURIComponent(t)}`, label: '/top/realtime' });
-  return { list, names: [...names].filter((n) => n.trim().length > 0) };
+  // AUDIT_PAGES (a pattern of paths) audits only those pages: a look at one page while it is being changed
+  const only = process.env.AUDIT_PAGES ? new RegExp(process.env.AUDIT_PAGES) : null;
+  return {
+    list: only ? list.filter((t) => only.test(t.path)) : list,
+    names: [...names].filter((n) => n.trim().length > 0),
+  };
 }
 
 /** Opens a path inside the single-page app (no reload) and waits until nothing on it is loading. */
