@@ -2,6 +2,7 @@
 // Twilio is down), a number the provider refuses told in the asker's language with the code withdrawn, the
 // per-number limits, the delivery log a company administrator reads, the test message, e-mail codes and notices
 // through a real SMTP server with one-click unsubscribe, and no code in the server log once a provider is set.
+import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
@@ -282,6 +283,89 @@ describe('what a company administrator sees', () => {
     expect(bad.code).toBe(400);
     const operator = await login(t.app, 'operator@example.com', 'Demo#2026');
     expect((await call(t.app, 'POST', '/messages/log', { token: operator, body: {} })).code).toBe(403);
+  });
+});
+
+describe('delivery reports', () => {
+  it('Twilio’s signed status callback marks a message delivered or failed; an unsigned one changes nothing', async () => {
+    const callback = 'https://console.example.com/yewu/messages/status/twilio';
+    const asked = twilio.seen.find((s) => s.form.get('To') === '+8613800000001')!.form;
+    expect(asked.get('StatusCallback')).toBe(callback);
+    const row = await t.app.database.db
+      .selectFrom('message_log')
+      .selectAll()
+      .where('provider', '=', 'twilio')
+      .where('status', '=', 'sent')
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const report = (params: Record<string, string>, signature?: string) => {
+      // Twilio's documented scheme, computed here on its own: the URL, then each name and value in name order
+      const data = Object.keys(params)
+        .sort()
+        .reduce((acc, k) => acc + k + params[k], callback);
+      const signed = createHmac('sha1', 'token-0123456789').update(data).digest('base64');
+      return t.app.inject({
+        method: 'POST',
+        url: '/yewu/messages/status/twilio',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-twilio-signature': signature ?? signed,
+        },
+        payload: new URLSearchParams(params).toString(),
+      });
+    };
+    const delivered = {
+      MessageSid: row.provider_id!,
+      MessageStatus: 'delivered',
+      AccountSid: 'AC0123',
+      To: '+8613800000001',
+    };
+    expect((await report(delivered, 'Zm9yZ2Vk')).statusCode).toBe(403);
+    const unchanged = await t.app.database.db
+      .selectFrom('message_log')
+      .select('status')
+      .where('id', '=', row.id)
+      .executeTakeFirstOrThrow();
+    expect(unchanged.status).toBe('sent');
+    expect((await report(delivered)).statusCode).toBe(204);
+    const after = await t.app.database.db
+      .selectFrom('message_log')
+      .selectAll()
+      .where('id', '=', row.id)
+      .executeTakeFirstOrThrow();
+    expect(after).toMatchObject({ status: 'delivered', error_kind: null });
+    // a late "failed" for a delivered message does not undo it; a failure of a message still "sent" is kept
+    expect((await report({ ...delivered, MessageStatus: 'failed', ErrorCode: '30003' })).statusCode).toBe(204);
+    expect(
+      (
+        await t.app.database.db
+          .selectFrom('message_log')
+          .select('status')
+          .where('id', '=', row.id)
+          .executeTakeFirstOrThrow()
+      ).status,
+    ).toBe('delivered');
+    const other = await t.app.database.db
+      .selectFrom('message_log')
+      .selectAll()
+      .where('provider', '=', 'twilio')
+      .where('status', '=', 'sent')
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    expect(
+      (await report({ MessageSid: other.provider_id!, MessageStatus: 'undelivered', ErrorCode: '30007' })).statusCode,
+    ).toBe(204);
+    expect(
+      await t.app.database.db
+        .selectFrom('message_log')
+        .select(['status', 'error_kind', 'error'])
+        .where('id', '=', other.id)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({
+      status: 'failed',
+      error_kind: 'blocked-content',
+      error: '30007: undelivered',
+    });
   });
 });
 

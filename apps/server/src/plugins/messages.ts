@@ -8,6 +8,8 @@ import { createMessageLogRepository } from '../modules/messages/repository.ts';
 import { createMessageTests } from '../modules/messages/tests.ts';
 import { createUnsubscribe } from '../modules/messages/unsubscribe.ts';
 import { messageRoutes } from '../modules/messages/routes.ts';
+import { createDeliveryReports } from '../modules/messages/delivery-reports.ts';
+import { twilioCallback } from '../modules/messages/providers.ts';
 
 export default fp(
   async function messages(app: FastifyInstance, opts: { messages: MessageService }) {
@@ -43,6 +45,7 @@ export default fp(
       log,
       tests,
       unsubscribe: createUnsubscribe({ db, signSecret: app.config.signSecret }),
+      reports: createDeliveryReports({ db, twilio: twilioCallback(app.config) }),
       pushConfigured: () => true,
     });
   },

@@ -19,6 +19,7 @@ import type { MessageTests } from './tests.ts';
 import type { MessageService } from './service.ts';
 import type { MessageLogRepository } from './repository.ts';
 import type { Unsubscribe } from './unsubscribe.ts';
+import { TWILIO_STATUS_PATH, type DeliveryReports } from './delivery-reports.ts';
 
 export async function messageRoutes(
   app: FastifyInstance,
@@ -27,6 +28,7 @@ export async function messageRoutes(
     log: MessageLogRepository;
     tests: MessageTests;
     unsubscribe: Unsubscribe;
+    reports: DeliveryReports;
     pushConfigured: () => boolean;
   },
 ) {
@@ -94,6 +96,21 @@ export async function messageRoutes(
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-store')
         .send(await opts.unsubscribe.page(req.query.token, req.lang, done));
+    },
+  });
+
+  // Twilio's reports of what became of a message (form-encoded, signed by Twilio; nothing else is believed)
+  r.post(TWILIO_STATUS_PATH, {
+    schema: {
+      tags,
+      summary: 'Twilio’s status callback: a message delivered or not (X-Twilio-Signature checked)',
+      body: z.record(z.string(), z.string()),
+    },
+    config: { unsigned: true, access: { public: true } },
+    handler: async (req, reply) => {
+      const signature = req.headers['x-twilio-signature'];
+      const taken = await opts.reports.twilio(typeof signature === 'string' ? signature : undefined, req.body);
+      return reply.status(taken ? 204 : 403).send();
     },
   });
 
