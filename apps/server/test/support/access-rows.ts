@@ -283,6 +283,19 @@ export const ROWS: Record<string, Row> = {
     { otherAdmin: 404, platform: 404 },
     "names no webhook of the caller's company (company A's for the platform administrator)",
   ),
+  // messages: whether codes leave the server (public), how they go out, the log and test messages, one-click
+  // unsubscribe and the SMS provider's delivery reports
+  'GET /yewu/messages/channels': PUBLIC,
+  'GET /yewu/messages/status': needs(P.companyManage),
+  'POST /yewu/messages/log': needs(P.companyManage),
+  'POST /yewu/messages/test': {
+    ...needs(P.companyManage),
+    only: true,
+    fixed: { channel: 'push' },
+  },
+  'GET /yewu/messages/unsubscribe': PUBLIC,
+  'POST /yewu/messages/unsubscribe': answering(PUBLIC, 400, 'the generated token is no unsubscribe token'),
+  'POST /yewu/messages/status/twilio': answering(PUBLIC, 403, 'no Twilio signature: nothing is believed'),
   // Web Push: the caller's own devices
   'GET /yewu/push/key': SIGNED,
   'POST /yewu/push/subscribe': answering(SIGNED, 400, 'the generated push address is no https address'),

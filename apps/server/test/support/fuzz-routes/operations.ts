@@ -49,6 +49,25 @@ export const OPERATION_ROUTES: Record<string, RouteCase> = {
     writes: false,
     example: async (w) => ({ identity: 'company', body: { id: await webhook(w) } }),
   },
+  'GET /yewu/messages/channels': { writes: false, example: get('none') },
+  'GET /yewu/messages/status': { writes: false, example: get('company') },
+  'POST /yewu/messages/log': { writes: false, example: post('company', { page: 1, size: 10, channel: 'sms' }) },
+  'POST /yewu/messages/test': {
+    writes: true,
+    example: post('company', { channel: 'email', to: 'fuzz@example.com' }),
+    hints: { to: fc.constantFrom('fuzz@example.com', '+8613800000000', 'not an address', '') },
+  },
+  'GET /yewu/messages/unsubscribe': { writes: false, example: get('none', { query: { token: '1.x' } }) },
+  'POST /yewu/messages/unsubscribe': {
+    writes: true,
+    example: get('none', { query: { token: '1.x' } }),
+    accept: [400],
+  },
+  'POST /yewu/messages/status/twilio': {
+    writes: true,
+    example: post('none', { MessageSid: 'SM1', MessageStatus: 'delivered' }),
+    accept: [403],
+  },
   'GET /yewu/push/key': { writes: false, example: get('company') },
   'POST /yewu/push/subscribe': {
     writes: true,
