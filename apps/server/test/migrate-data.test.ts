@@ -497,6 +497,24 @@ describe.skipIf(!PG_URL)('migrating the embedded SQLite database to PostgreSQL',
         .insertInto('site_run_record')
         .values({ site_id: station.id, ts: now, kind: 'tacticAccepted', version: 1, detail: '{}', created_at: now })
         .execute();
+      await db
+        .insertInto('push_subscription')
+        .values({
+          user_id: viewer.id,
+          endpoint: 'https://push.example.com/send/abc',
+          p256dh: 'BNc',
+          auth: 'YXV0aA',
+          label: 'Chrome · Android',
+          created_at: now,
+          last_success_at: null,
+          failures: 0,
+        })
+        .execute();
+      await db
+        .insertInto('push_key')
+        .values({ id: 1, public_key: 'BPub', private_key: 'priv', created_at: now })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute();
       await app.devices.ingest.flush();
 
       const { rows } = await sql<{ name: string }>`select name from sqlite_master

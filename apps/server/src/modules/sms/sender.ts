@@ -33,7 +33,18 @@ export function createOutboxSender(dir: string, log: FastifyBaseLogger): Message
     async send(message) {
       ready ??= mkdir(dir, { recursive: true });
       await ready;
-      await appendFile(file, `${JSON.stringify({ ts: Date.now(), ...message })}\n`, { mode: 0o600 });
+      // what a message says and to whom (its language and whose it is are the delivery log's)
+      const { channel, to, purpose, subject, text, code } = message;
+      const line = {
+        ts: Date.now(),
+        channel,
+        to,
+        purpose,
+        ...(subject ? { subject } : {}),
+        text,
+        ...(code ? { code } : {}),
+      };
+      await appendFile(file, `${JSON.stringify(line)}\n`, { mode: 0o600 });
       log.info(
         { channel: message.channel, to: message.to, purpose: message.purpose },
         `development outbox: ${message.text}`,
