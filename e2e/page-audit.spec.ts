@@ -55,6 +55,8 @@ const PROPER_NAMES = [
   'IMEI',
   'IMSI',
   'MQTT',
+  'SMTP',
+  'Twilio',
   'GPS',
   'GNSS',
   'PDF',
