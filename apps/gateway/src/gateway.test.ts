@@ -128,6 +128,8 @@ async function request(s: Site, body: ModemRequest, timeoutMs = 5000): Promise<M
 async function watchState(s: Site): Promise<{ states: { state: string; retain: boolean }[]; end(): Promise<void> }> {
   const observer = await mqtt.connectAsync(s.broker.url, { clientId: `observer-${s.modemId}`, reconnectPeriod: 0 });
   const states: { state: string; retain: boolean }[] = [];
+  // the broker closing at the test's end may reset the observer's connection before it ends its own
+  observer.on('error', () => {});
   observer.on('message', (_topic, payload, packet) =>
     states.push({ state: payload.toString(), retain: packet.retain }),
   );
