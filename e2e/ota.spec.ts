@@ -8,11 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { computeSign, DEFAULT_SIGN_SECRET } from '@genset/protocol';
 import { buildModuleImage, silentLogger, startGateway, type Gateway } from '@genset/gateway';
 import { translate } from '../apps/server/src/i18n/messages.ts';
 import { test, expect } from './fixtures.ts';
-import { chooseOption, TOKEN_COOKIE, toast } from './helpers.ts';
+import { chooseOption, signInAt, toast } from './helpers.ts';
 import { startOwnServer } from './own-server.ts';
 
 const MODEL = 'GW-E2E';
@@ -76,13 +75,7 @@ test.afterAll(async () => {
 
 /** Signs the manager in on the test's own server and keeps the session in the browser. */
 async function signIn(page: Page) {
-  const time = String(Math.floor(Date.now() / 1000));
-  const response = await page.request.post(`${own!.server.url}/yewu/user/login`, {
-    headers: { 'X-Time': time, 'X-Sign': computeSign(undefined, time, DEFAULT_SIGN_SECRET) },
-    data: { username: 'manager@example.com', password: 'Demo#2026' },
-  });
-  const token = ((await response.json()) as { data: { utoken: string } }).data.utoken;
-  await page.context().addCookies([{ name: TOKEN_COOKIE, value: token, url: own!.server.url }]);
+  await signInAt(page, own!.server.url, { username: 'manager@example.com', password: 'Demo#2026' });
 }
 
 test.slow();

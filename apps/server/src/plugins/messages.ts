@@ -46,7 +46,6 @@ export default fp(
       tests,
       unsubscribe: createUnsubscribe({ db, signSecret: app.config.signSecret }),
       reports: createDeliveryReports({ db, twilio: twilioCallback(app.config) }),
-      pushConfigured: () => true,
     });
   },
   { name: 'messages', dependencies: ['notifications'] },

@@ -11,7 +11,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { MessageSender, OutgoingMessage } from '../sms/sender.ts';
-import { DeliveryError, maskRecipient, type FailureKind, type MessageChannel, type SmsProvider } from './types.ts';
+import {
+  asDeliveryError,
+  DeliveryError,
+  maskRecipient,
+  type FailureKind,
+  type MessageChannel,
+  type SmsProvider,
+} from './types.ts';
 
 /** The pauses before the second and third try at one provider: short, since a person is waiting for a code. */
 const BACKOFF_MS = [300, 1200];
@@ -178,10 +185,7 @@ export function createMessageService(opts: MessageServiceOptions) {
           await close(id, { status: 'sent', provider: provider.name, attempts, providerId: accepted.id });
           return;
         } catch (err) {
-          last =
-            err instanceof DeliveryError
-              ? err
-              : new DeliveryError('unavailable', err instanceof Error ? err.message : String(err));
+          last = asDeliveryError(err);
           log.warn(
             { provider: provider.name, kind: last.kind, code: last.providerCode, attempt: attempts },
             'SMS not taken by its provider',
@@ -214,10 +218,7 @@ export function createMessageService(opts: MessageServiceOptions) {
         await close(id, { status: 'sent', provider: 'smtp', attempts, providerId: sent.messageId });
         return;
       } catch (err) {
-        const e =
-          err instanceof DeliveryError
-            ? err
-            : new DeliveryError('unavailable', err instanceof Error ? err.message : String(err));
+        const e = asDeliveryError(err);
         const pause = BACKOFF_MS[i];
         if (e.permanent || pause === undefined) {
           await close(id, { status: 'failed', provider: 'smtp', attempts, error: e });
@@ -247,10 +248,7 @@ export function createMessageService(opts: MessageServiceOptions) {
       else await sendEmail(message, id, opts.mail!);
       return { id, error: null };
     } catch (err) {
-      const error =
-        err instanceof DeliveryError
-          ? err
-          : new DeliveryError('unavailable', err instanceof Error ? err.message : String(err));
+      const error = asDeliveryError(err);
       if (viaOutbox) await close(id, { status: 'failed', provider, attempts: 1, error });
       return { id, error };
     }

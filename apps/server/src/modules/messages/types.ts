@@ -39,6 +39,13 @@ export class DeliveryError extends Error {
   }
 }
 
+/** What a sending threw, as a DeliveryError: anything unsorted counts as the provider being unavailable. */
+export function asDeliveryError(err: unknown): DeliveryError {
+  return err instanceof DeliveryError
+    ? err
+    : new DeliveryError('unavailable', err instanceof Error ? err.message : String(err));
+}
+
 /** One SMS as a provider is asked to send it. */
 export interface SmsRequest {
   /** E.164 (+8613800000001) or a mainland number without its country code (13800000001). */
