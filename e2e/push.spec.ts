@@ -16,6 +16,9 @@ import type { BrowserContext, Page, Worker } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
 import { ADMIN, api, baseUrl, openSignedIn, TOKEN_COOKIE } from './helpers.ts';
 
+// the other tests run without the console's service worker (playwright.config.ts); these are about it
+test.use({ serviceWorkers: 'allow' });
+
 /** What the service worker's global scope offers the tests (the DOM's types have no worker scope). */
 interface Scope extends EventTarget {
   registration: ServiceWorkerRegistration;

@@ -1,6 +1,6 @@
 // Builds the server from its plugins; tests build it with their own configuration and use `inject`.
 import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, jsonSchemaTransform } from 'fastify-type-provider-zod';
 import swagger from '@fastify/swagger';
@@ -268,13 +268,19 @@ async function staticFiles(scope: FastifyInstance) {
   });
 
   if (existsSync(join(config.webDist, 'index.html'))) {
+    const hashedAssets = join(resolve(config.webDist), 'assets', sep);
     await scope.register(fastifyStatic, {
-      root: config.webDist,
+      root: resolve(config.webDist),
       prefix: '/',
       wildcard: false,
       index: false,
       decorateReply: true,
       logLevel: 'warn',
+      // The build's files under /assets/ carry their content's hash in their names: a browser keeps them for a year
+      // and never asks again (a new build names new files); everything else is asked for again each time.
+      setHeaders: (reply, path) => {
+        if (path.startsWith(hashedAssets)) reply.header('cache-control', 'public, max-age=31536000, immutable');
+      },
     });
     // History-mode routing: any other GET that is not an API call or a file is a console route.
     scope.get('/*', { logLevel: 'warn' }, (req, reply) => {
@@ -282,7 +288,7 @@ async function staticFiles(scope: FastifyInstance) {
       if (path.startsWith(`${API_BASE}/`) || path.startsWith('/uploads/') || /\.[a-z0-9]{1,8}$/i.test(path)) {
         return reply.status(404).send({ code: 404, msg: 'Not found', data: null });
       }
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
     });
   } else {
     scope.log.warn({ webDist: config.webDist }, 'console not built: run `npm run build` to serve it');

@@ -251,6 +251,13 @@ describe('the log', () => {
       expect(logged('/genset/mylist')).toEqual([]);
       // a call is logged as before
       expect(logged('/healthz')).toEqual(['incoming request', 'request completed']);
+
+      // the build's hashed files are kept by the browser for a year; the page and uploads are asked for again
+      const cache = async (url: string) => (await other.app.inject({ url })).headers['cache-control'];
+      expect(await cache('/assets/app.js')).toBe('public, max-age=31536000, immutable');
+      expect(await cache('/genset/mylist')).toBe('no-cache');
+      expect(await cache('/index.html')).toBe('public, max-age=0');
+      expect(await cache('/uploads/logo.png')).toBe('public, max-age=0');
     } finally {
       await other.close();
       rmSync(web, { recursive: true, force: true });
