@@ -1,11 +1,19 @@
 import { renderToStaticMarkup } from 'react-dom/server';
-import { describe, expect, it, vi } from 'vitest';
-import { Authorized } from './authorized.tsx';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Authorized as AuthorizedComponent } from './authorized.tsx';
 
 const session = vi.hoisted(() => ({ permissions: [] as string[] }));
 vi.mock('../stores/session.ts', () => ({
   useSession: <T,>(select: (state: typeof session) => T) => select(session),
 }));
+
+// The web tests share a worker's loaded modules (vitest.config.ts): the component is loaded anew here, so that it
+// reads the session mocked above even when an earlier file of this worker loaded the real one.
+let Authorized: typeof AuthorizedComponent;
+beforeAll(async () => {
+  vi.resetModules();
+  ({ Authorized } = await import('./authorized.tsx'));
+});
 
 function render(permissions: string[], require: string[]): string {
   session.permissions = permissions;
