@@ -23,8 +23,8 @@ const server = {
 // The Node workspaces' tests mock no module and change no global: a worker keeps the modules it has loaded from one
 // file to the next instead of loading the whole server again for each (that loading was a third of the suite's CPU).
 // The console's tests do the same (loading React and Ant Design for each of them took 98 s of the workers' time
-// for 6 s of tests): the one file that mocks a module loads what it tests anew, and files that stub a global put it
-// back when they end. The PostgreSQL pass shares loaded modules too: vitest
+// for 6 s of tests): the one file that mocks a module loads what it tests anew, and a global a file stubbed is put
+// back when the file ends (apps/web/src/test-setup.ts). The PostgreSQL pass shares loaded modules too: vitest
 // keeps each project's workers apart, so its files all load the server with its TEST_DATABASE_URL.
 const shared = { isolate: false };
 
@@ -84,6 +84,7 @@ export default defineConfig({
           name: 'web',
           root: 'apps/web',
           include: ['src/**/*.test.{ts,tsx}'],
+          setupFiles: ['src/test-setup.ts'],
           ...shared,
         },
       },

@@ -268,9 +268,10 @@ async function staticFiles(scope: FastifyInstance) {
   });
 
   if (existsSync(join(config.webDist, 'index.html'))) {
-    const hashedAssets = join(resolve(config.webDist), 'assets', sep);
+    const root = resolve(config.webDist);
+    const hashedAssets = join(root, 'assets', sep);
     await scope.register(fastifyStatic, {
-      root: resolve(config.webDist),
+      root,
       prefix: '/',
       wildcard: false,
       index: false,

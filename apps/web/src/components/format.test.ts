@@ -1,6 +1,6 @@
 // The console's one formatter: numbers, units, sizes, scale marks, settings and moments in the interface language,
 // and a set's own time always with its zone named.
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ConfigParamValue } from '@genset/protocol';
 import { LANGUAGE_STORAGE_KEY } from '../i18n/languages.ts';
 import { formatTime } from '../features/monitor/format.ts';
@@ -92,6 +92,3 @@ describe('moments', () => {
     expect(formatTime(TS, 'Mars/Olympus')).toMatch(/(GMT|UTC)/);
   });
 });
-
-// this worker's next file sees the real globals (vitest.config.ts: loaded modules are shared)
-afterAll(() => vi.unstubAllGlobals());

@@ -3,7 +3,7 @@
 // the international symbols.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LANGUAGES } from '@genset/protocol';
 import { LANGUAGE_STORAGE_KEY } from '../i18n/languages.ts';
 import { FIELD_GROUPS } from '../features/gensets/form-fields.ts';
@@ -100,6 +100,3 @@ describe('units in Russian', () => {
     expect(found).toEqual([]);
   });
 });
-
-// this worker's next file sees the real globals (vitest.config.ts: loaded modules are shared)
-afterAll(() => vi.unstubAllGlobals());

@@ -1,6 +1,6 @@
 // Money of every station the same way: the language's currency format (Intl) with the currency's sign, whether
 // the station counts in yuan or in euros.
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LANGUAGE_STORAGE_KEY } from '../../i18n/languages.ts';
 import { currencyUnit, formatMoney } from './site-format.ts';
 
@@ -31,6 +31,3 @@ describe('station money', () => {
     expect(formatMoney(null, 'EUR')).toBe('—');
   });
 });
-
-// this worker's next file sees the real globals (vitest.config.ts: loaded modules are shared)
-afterAll(() => vi.unstubAllGlobals());
