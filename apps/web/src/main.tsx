@@ -7,6 +7,8 @@ import { initI18n } from './i18n/index.ts';
 import { openEmbeddedSession } from './api/session.ts';
 import { loadAntdLocale, loadDayjsLocale, storedLanguage } from './i18n/languages.ts';
 import { registerServiceWorker } from './app/service-worker.ts';
+// Ant Design's component styles, written once at build time (the theme asks for no styles made at run time)
+import 'antd/dist/antd.css';
 import './styles.css';
 
 // zod compiles object schemas with `new Function` when it may; its probe for that alone is a violation of the

@@ -3,7 +3,7 @@
 import { storedLanguage } from '../i18n/languages.ts';
 import { useSession } from '../stores/session.ts';
 import { RealtimeConnection, type Watch } from './connection.ts';
-import { applyPush, keepOnly, setConnectionState } from './store.ts';
+import { keepOnly, queuePush, setConnectionState } from './store.ts';
 
 /** The company's realtime address when it has one, else /ws on this host. */
 export function socketUrl(configured = useSession.getState().company?.ws ?? '', location = window.location): string {
@@ -20,7 +20,7 @@ export function realtimeConnection(): RealtimeConnection {
     url: () => socketUrl(),
     utoken: () => useSession.getState().token,
     language: () => storedLanguage(),
-    listener: { state: setConnectionState, push: applyPush },
+    listener: { state: setConnectionState, push: queuePush },
   });
   return shared;
 }

@@ -1,7 +1,15 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { socketUrl } from './client.ts';
 import { parsePush } from './messages.ts';
-import { applyPush, keepOnly, setConnectionState, useRealtimeStore } from './store.ts';
+import {
+  applyPush,
+  flushPushes,
+  keepOnly,
+  PUSH_BATCH_MS,
+  queuePush,
+  setConnectionState,
+  useRealtimeStore,
+} from './store.ts';
 
 const push = (message: object) => {
   const parsed = parsePush(JSON.stringify(message));
@@ -45,6 +53,33 @@ describe('realtime store', () => {
     push({ method: 'health', down: ['broker'] });
     setConnectionState('offline');
     expect(useRealtimeStore.getState().serverDown).toEqual([]);
+  });
+
+  it('applies a burst of pushes from the connection as one change, in their order', () => {
+    vi.useFakeTimers();
+    try {
+      const changes: number[] = [];
+      const stop = useRealtimeStore.subscribe((s) => changes.push(Object.keys(s.sets).length));
+      const monitor = (token: string, status: number, ts: number) =>
+        queuePush(parsePush(JSON.stringify({ method: 'monitor', token, data: { status, alarmnum: 0, ts, values: {} } }))!);
+      for (let i = 0; i < 20; i++) monitor(`S${i}`, 3, 1);
+      monitor('S0', 1, 2);
+      expect(changes).toEqual([]);
+      vi.advanceTimersByTime(PUSH_BATCH_MS);
+      // twenty sets watched, twenty states pushed: the pages watching them render once
+      expect(changes).toEqual([20]);
+      expect(useRealtimeStore.getState().sets.S0).toMatchObject({ status: 1, ts: 2 });
+      expect(useRealtimeStore.getState().sets.S19).toMatchObject({ status: 3, ts: 1 });
+      // a set no longer watched is forgotten after what was pushed before, not brought back by it
+      monitor('S5', 2, 3);
+      keepOnly(new Set(['S0']));
+      expect(Object.keys(useRealtimeStore.getState().sets)).toEqual(['S0']);
+      flushPushes();
+      expect(Object.keys(useRealtimeStore.getState().sets)).toEqual(['S0']);
+      stop();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('ignores frames it does not understand', () => {
