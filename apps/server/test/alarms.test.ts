@@ -46,6 +46,9 @@ describe('alarms recorded by ingestion', () => {
           title: alarmTitle('low_fuel_warning')['es-ES'],
           start: t0,
           end: null,
+          occurrences: 1,
+          flapping: false,
+          ack: null,
         },
       ],
     });

@@ -175,6 +175,11 @@ export const ROWS: Record<string, Row> = {
   'POST /yewu/devicedata/gethistory': signed({ fixed: { items: [ITEM] } }),
   'POST /yewu/devicedata/getalarmhistory': needs(P.alarmView),
   'POST /yewu/alarm/current': needs(P.alarmView),
+  'POST /yewu/alarm/ack': answering(
+    { ...needs(P.alarmView), only: true, fixed: { id: 2_000_000_000, comment: 'Matrix acknowledgement' } },
+    404,
+    'the id names no alarm',
+  ),
   'POST /yewu/alarm/chart': needs(P.alarmView),
   'POST /yewu/maintain/countdown': SIGNED,
   'POST /yewu/genset/exportruntimedata': SIGNED,

@@ -184,8 +184,28 @@ export const alarmEntry = z.object({
   start: z.number(),
   /** null while the alarm is active. */
   end: z.number().nullable(),
+  /**
+   * An episode: times it was raised (it came back within the hold time after clearing, and was kept as one alarm),
+   * whether it came back so often that it is flapping, and who acknowledged it. Absent in realtime pushes.
+   */
+  occurrences: z.number().int().optional(),
+  flapping: z.boolean().optional(),
+  ack: z.object({ by: z.string(), at: z.number(), comment: z.string() }).nullable().optional(),
 });
 export type AlarmEntry = z.infer<typeof alarmEntry>;
+
+/** /alarm/ack: someone who may command the set says they have seen the alarm and are on it. */
+export const ALARM_ACK_COMMENT_MAX = 500;
+export const alarmAckRequest = z.strictObject({
+  id: z.number({ error: V.required }).int({ error: V.invalid }).positive({ error: V.invalid }),
+  comment: z
+    .string({ error: V.required })
+    .trim()
+    .min(1, { error: V.required })
+    .max(ALARM_ACK_COMMENT_MAX, { error: V.tooLong }),
+});
+export type AlarmAckRequest = z.input<typeof alarmAckRequest>;
+export const alarmAckResponse = alarmEntry;
 
 /**
  * /devicedata/getalarmhistory: alarms that started within the range, of one set, or without a token of every set

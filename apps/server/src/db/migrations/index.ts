@@ -36,6 +36,7 @@ import { groupCommands } from './029-group-commands.ts';
 import { subscriptionVersionStatements } from './030-subscription-version-statements.ts';
 import { messageLog } from './031-message-log.ts';
 import { pushSubscriptions } from './032-push-subscriptions.ts';
+import { alarmEpisodes } from './033-alarm-episodes.ts';
 
 export function migrations(kind: DbKind): Record<string, Migration> {
   return {
@@ -72,5 +73,6 @@ export function migrations(kind: DbKind): Record<string, Migration> {
     '030-subscription-version-statements': subscriptionVersionStatements(kind),
     '031-message-log': messageLog(kind),
     '032-push-subscriptions': pushSubscriptions(kind),
+    '033-alarm-episodes': alarmEpisodes(),
   };
 }

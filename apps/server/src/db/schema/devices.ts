@@ -108,6 +108,22 @@ export interface AlarmTable {
   start_ts: number;
   end_ts: number | null;
   acknowledged: number;
+  /** Times it was raised in this episode (it came back within the hold time after clearing). */
+  occurrences: Generated<number>;
+  /** When it was last raised (start_ts is the episode's first). */
+  last_start_ts: number | null;
+  /** JSON: the start times of its last few raises, to tell flapping. */
+  recent_starts: string | null;
+  /** 1 once it came back FLAP_CYCLES times within FLAP_WINDOW_MS. */
+  flapping: Generated<number>;
+  /**
+   * While it is cleared but its end is still to be told (it may come back within the hold time): when the server
+   * recorded the end (its own clock, not the device's: a backlog sent at once is judged as it arrives).
+   */
+  end_pending_since: number | null;
+  ack_by: number | null;
+  ack_at: number | null;
+  ack_comment: string | null;
 }
 
 export interface RollupTable {

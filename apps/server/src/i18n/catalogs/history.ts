@@ -4,6 +4,8 @@ import type { DomainCatalog } from './index.ts';
 
 const catalog: DomainCatalog = {
   'en-US': {
+    'fields.comment': 'Comment',
+    'history.alarmAcknowledged': 'This alarm was already acknowledged by {name}.',
     'validation.rangeOrder': 'must be after the start',
     'validation.rangeSpan': 'the range cannot be longer than 366 days',
     'fields.start': 'Start time',
@@ -23,6 +25,8 @@ const catalog: DomainCatalog = {
     'history.status.3': 'Running',
   },
   'zh-CN': {
+    'fields.comment': '备注',
+    'history.alarmAcknowledged': '该报警已由{name}确认。',
     'validation.rangeOrder': '必须晚于开始时间',
     'validation.rangeSpan': '时间范围不能超过 366 天',
     'fields.start': '开始时间',
@@ -42,6 +46,8 @@ const catalog: DomainCatalog = {
     'history.status.3': '运行',
   },
   'zh-TW': {
+    'fields.comment': '備註',
+    'history.alarmAcknowledged': '此警報已由{name}確認。',
     'validation.rangeOrder': '必須晚於開始時間',
     'validation.rangeSpan': '時間範圍不能超過 366 天',
     'fields.start': '開始時間',
@@ -61,6 +67,8 @@ const catalog: DomainCatalog = {
     'history.status.3': '運轉',
   },
   'ru-RU': {
+    'fields.comment': 'Комментарий',
+    'history.alarmAcknowledged': 'Эту аварию уже подтвердил(а) {name}.',
     'validation.rangeOrder': 'должно быть позже начала',
     'validation.rangeSpan': 'период не может быть длиннее 366 дней',
     'fields.start': 'Начало',
@@ -80,6 +88,8 @@ const catalog: DomainCatalog = {
     'history.status.3': 'Работает',
   },
   'es-ES': {
+    'fields.comment': 'Comentario',
+    'history.alarmAcknowledged': '{name} ya confirmó esta alarma.',
     'validation.rangeOrder': 'debe ser posterior al inicio',
     'validation.rangeSpan': 'el periodo no puede superar los 366 días',
     'fields.start': 'Inicio',
@@ -99,6 +109,8 @@ const catalog: DomainCatalog = {
     'history.status.3': 'En marcha',
   },
   'tr-TR': {
+    'fields.comment': 'Yorum',
+    'history.alarmAcknowledged': 'Bu alarm {name} tarafından zaten onaylandı.',
     'validation.rangeOrder': 'başlangıçtan sonra olmalıdır',
     'validation.rangeSpan': 'aralık 366 günden uzun olamaz',
     'fields.start': 'Başlangıç',

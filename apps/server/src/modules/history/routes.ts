@@ -3,6 +3,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  alarmAckRequest,
+  alarmAckResponse,
   alarmChartRequest,
   alarmChartResponse,
   alarmHistoryRequest,
@@ -74,6 +76,18 @@ export async function historyRoutes(
     },
     config: { access: { permission: Permission.alarmView, scope: 'set' } },
     handler: async (req, reply) => reply.ok(await history.currentAlarms(req.session!, req.body.token, req.lang)),
+  });
+
+  r.post('/alarm/ack', {
+    schema: {
+      tags,
+      summary:
+        'Acknowledges an alarm with a comment (who may command its set): who, when and why are kept; once per alarm',
+      body: alarmAckRequest,
+      response: { 200: envelope(alarmAckResponse) },
+    },
+    config: { access: { permission: Permission.alarmView, scope: 'set' } },
+    handler: async (req, reply) => reply.ok(await history.acknowledge(req.session!, req.body, req.lang)),
   });
 
   r.post('/alarm/chart', {

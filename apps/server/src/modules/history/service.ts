@@ -22,7 +22,7 @@ import {
 } from '@genset/protocol';
 import { sql, type RawBuilder } from 'kysely';
 import type { Db, DbKind } from '../../db/database.ts';
-import { AppError } from '../../lib/errors.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
 import type { SessionContext } from '../auth/service.ts';
 import type { GensetRow } from '../devices/fleet.ts';
 import type { ProtocolStore } from '../devices/protocols.ts';
@@ -72,7 +72,19 @@ export function alarmTitle(title: string, lang: Language, code: string): string 
 }
 
 export function alarmEntry(
-  row: { id: number; code: string; level: string; title: string; start_ts: number; end_ts: number | null },
+  row: {
+    id: number;
+    code: string;
+    level: string;
+    title: string;
+    start_ts: number;
+    end_ts: number | null;
+    occurrences?: number;
+    flapping?: number;
+    ack_at?: number | null;
+    ack_comment?: string | null;
+    ack_name?: string | null;
+  },
   lang: Language,
 ): AlarmEntry {
   return {
@@ -82,6 +94,15 @@ export function alarmEntry(
     title: alarmTitle(row.title, lang, row.code),
     start: Number(row.start_ts),
     end: row.end_ts === null ? null : Number(row.end_ts),
+    ...(row.occurrences === undefined ? {} : { occurrences: Number(row.occurrences), flapping: row.flapping === 1 }),
+    ...(row.ack_at === undefined
+      ? {}
+      : {
+          ack:
+            row.ack_at === null
+              ? null
+              : { by: row.ack_name ?? '', at: Number(row.ack_at), comment: row.ack_comment ?? '' },
+        }),
   };
 }
 
@@ -449,8 +470,9 @@ export function createHistoryService(opts: HistoryServiceOptions) {
       const { rows } = await pageOf(total, input.page, input.size, (limit, offset) =>
         query
           .innerJoin('genset', 'genset.id', 'alarm.genset_id')
+          .leftJoin('users as acker', 'acker.id', 'alarm.ack_by')
           .selectAll('alarm')
-          .select(['genset.token as set_token', 'genset.name as set_name'])
+          .select(['genset.token as set_token', 'genset.name as set_name', 'acker.nickname as ack_name'])
           .orderBy('start_ts', 'desc')
           .orderBy('alarm.id', 'desc')
           .limit(limit)
@@ -471,13 +493,49 @@ export function createHistoryService(opts: HistoryServiceOptions) {
       const { set } = await devices.resolve(ctx, token, 'view');
       const rows = await db
         .selectFrom('alarm')
-        .selectAll()
+        .leftJoin('users as acker', 'acker.id', 'alarm.ack_by')
+        .selectAll('alarm')
+        .select('acker.nickname as ack_name')
         .where('genset_id', '=', set.id)
         .where('end_ts', 'is', null)
         .orderBy('start_ts')
-        .orderBy('id')
+        .orderBy('alarm.id')
         .execute();
       return { alarmnum: rows.length, list: rows.map((row) => alarmEntry(row, lang)) };
+    },
+
+    /**
+     * Acknowledges an alarm (an episode) with a comment: whoever may command its set says they have seen it and are
+     * on it. Who, when and why are kept; an alarm is acknowledged once.
+     */
+    async acknowledge(ctx: SessionContext, input: { id: number; comment: string }, lang: Language) {
+      const found = await db
+        .selectFrom('alarm')
+        .innerJoin('genset', 'genset.id', 'alarm.genset_id')
+        .select(['alarm.id', 'genset.token'])
+        .where('alarm.id', '=', input.id)
+        .where('genset.deleted_at', 'is', null)
+        .executeTakeFirst();
+      if (!found) throw notFound();
+      await devices.resolve(ctx, found.token, 'control');
+      const done = await db
+        .updateTable('alarm')
+        .set({ acknowledged: 1, ack_by: ctx.user.id, ack_at: Date.now(), ack_comment: input.comment })
+        .where('id', '=', input.id)
+        .where('ack_at', 'is', null)
+        .executeTakeFirst();
+      const read = () =>
+        db
+          .selectFrom('alarm')
+          .leftJoin('users as acker', 'acker.id', 'alarm.ack_by')
+          .selectAll('alarm')
+          .select('acker.nickname as ack_name')
+          .where('alarm.id', '=', input.id)
+          .executeTakeFirstOrThrow();
+      const row = await read();
+      if (Number(done.numUpdatedRows) !== 1)
+        throw new AppError(ResultCode.conflict, 'history.alarmAcknowledged', { name: row.ack_name ?? '' });
+      return alarmEntry(row, lang);
     },
 
     async alarmChart(ctx: SessionContext, input: RangeRequest & { token?: string | undefined }, timeZone: string) {

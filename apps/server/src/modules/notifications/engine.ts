@@ -109,6 +109,11 @@ export interface EngineOptions {
   tickMs?: number;
   now?: () => number;
   /**
+   * Records what has become due to be told since the last round (the end of alarm episodes that stayed cleared for
+   * their hold time: modules/devices/ingest/episodes.ts), under the round's lease, before it is dispatched.
+   */
+  beforeRound?: (now: number) => Promise<unknown>;
+  /**
    * Posts a webhook's body and answers the receiver's status; checks the address again at sending time (names
    * resolve differently over time) and throws when it is refused (webhooks.ts createWebhookPoster).
    */
@@ -542,6 +547,7 @@ export function createNotificationEngine(opts: EngineOptions) {
 
   async function tick() {
     if (!(await holdLease(db, LEASE, holder, LEASE_TTL_MS, now()))) return;
+    await opts.beforeRound?.(now());
     const touched = await dispatch();
     if (touched.size) opts.bus.publish('notice', { unread: Object.fromEntries(touched) });
     await sendDue();

@@ -10,10 +10,10 @@ import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { translate } from '../../i18n/messages.ts';
-import { recordNoticeEvent } from '../notifications/engine.ts';
 import type { RealtimeBus } from '../devices/bus.ts';
 import type { Sets } from '../devices/ingest/sets.ts';
-import { alarmNotice, NOTICE_HORIZON_MS, type StatusAlarms } from '../devices/ingest/status-alarms.ts';
+import type { StatusAlarms } from '../devices/ingest/status-alarms.ts';
+import { clearAlarm, raiseAlarm } from '../devices/ingest/episodes.ts';
 import type { ModemInfo, OpenAlarm, SetState } from '../devices/ingest/types.ts';
 import { createSiteRepository } from './repository.ts';
 
@@ -63,24 +63,8 @@ export function createSiteEms({
     return pcs ? sets.setFor(modem, pcs.port, pcs.address) : null;
   }
 
-  async function openAlarm(trx: Transaction<Database>, set: SetState, reason: string, ts: number): Promise<OpenAlarm> {
-    const title = safeTitle(reason);
-    const row = await trx
-      .insertInto('alarm')
-      .values({
-        genset_id: set.id,
-        code: EMS_SAFE_ALARM_CODE,
-        level: 'shutdown',
-        title: JSON.stringify(title),
-        start_ts: ts,
-        end_ts: null,
-        acknowledged: 0,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const open = { id: row.id, code: EMS_SAFE_ALARM_CODE, level: 'shutdown', title, start: ts };
-    if (ts > Date.now() - NOTICE_HORIZON_MS) await recordNoticeEvent(trx, alarmNotice(set, open, 'alarm.raised', ts));
-    return open;
+  function openAlarm(trx: Transaction<Database>, set: SetState, reason: string, ts: number): Promise<OpenAlarm> {
+    return raiseAlarm(trx, set, { code: EMS_SAFE_ALARM_CODE, level: 'shutdown', title: safeTitle(reason) }, ts);
   }
 
   return {
@@ -125,11 +109,7 @@ export function createSiteEms({
           ems_ts: ems.ts,
         });
         if (set && opening && safe) opened = await openAlarm(trx, set, safe, ems.ts);
-        if (set && closing) {
-          await trx.updateTable('alarm').set({ end_ts: ems.ts }).where('id', '=', closing.id).execute();
-          if (ems.ts > Date.now() - NOTICE_HORIZON_MS)
-            await recordNoticeEvent(trx, alarmNotice(set, closing, 'alarm.cleared', ems.ts));
-        }
+        if (set && closing) await clearAlarm(trx, closing, ems.ts);
         if (set && (opened || closing)) {
           const count = set.openAlarms.size + (opened ? 1 : 0) - (closing ? 1 : 0);
           await trx.updateTable('set_latest').set({ alarm_count: count }).where('genset_id', '=', set.id).execute();

@@ -166,6 +166,7 @@ export const SET_ROUTES: Record<string, RouteCase> = {
     example: post('company', { token: ref('set.own'), range: 'week', state: 'all' }),
   },
   'POST /yewu/alarm/current': { writes: false, example: post('company', { token: ref('set.own') }) },
+  'POST /yewu/alarm/ack': { writes: true, example: post('company', { id: 1, comment: 'Seen, on it' }) },
   'POST /yewu/alarm/chart': { writes: false, example: post('company', { range: 'month' }) },
   'POST /yewu/maintain/countdown': { writes: false, example: post('company', { token: ref('set.own') }) },
   'POST /yewu/genset/exportruntimedata': {

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { Link } from 'react-router';
 import { ALARM_LEVELS, ALARM_STATES, type AlarmLevelName, type SetAlarmEntry } from '@genset/protocol';
+import { AlarmAck, AlarmEpisodeTitle } from '../../components/alarm-episode.tsx';
 import { AlarmLevelTag } from '../../components/alarm-level-tag.tsx';
 import { ToneTag } from '../../components/tone-tag.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
@@ -74,7 +75,11 @@ export function AlarmsPage() {
             },
           ]
         : []),
-      { key: 'title', title: t('history.alarms.alarm'), dataIndex: 'title', ellipsis: true },
+      {
+        key: 'title',
+        title: t('history.alarms.alarm'),
+        render: (_: unknown, a: SetAlarmEntry) => <AlarmEpisodeTitle alarm={a} />,
+      },
       {
         key: 'start',
         title: t('history.alarms.start'),
@@ -98,6 +103,13 @@ export function AlarmsPage() {
         width: 100,
         responsive: ['md'],
         render: (_, a) => <span className="history-num">{duration(t, a.start, a.end)}</span>,
+      },
+      {
+        key: 'ack',
+        title: t('live.alarms.ackColumn'),
+        width: 200,
+        responsive: ['lg'],
+        render: (_, a) => <AlarmAck alarm={a} />,
       },
     ],
     [t, fleet],

@@ -1,11 +1,15 @@
 // Alarms of the set that started within the range, by level and state, paged (spec 9: 20 a page, 10/20/30/50).
-import type { ReactNode } from 'react';
+// Each row is an episode: how often it was raised in it, whether it flapped, and who acknowledged it and why; those
+// who may command the set acknowledge it here.
+import { useState, type ReactNode } from 'react';
 import { Card, Select, Space, Table, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import { ALARM_LEVELS, ALARM_STATES, PAGE_SIZES, type AlarmEntry, type AlarmHistoryResponse } from '@genset/protocol';
 import { ErrorState } from '../../components/error-state.tsx';
+import { AckDialog } from './ack-dialog.tsx';
 import { AlarmDuration } from './alarm-duration.tsx';
+import { AlarmAck, AlarmEpisodeTitle } from '../../components/alarm-episode.tsx';
 import { AlarmLevelTag } from './alarm-level-tag.tsx';
 import { formatTime } from './format.ts';
 
@@ -24,6 +28,8 @@ export function AlarmHistory({
   error,
   onRetry,
   range,
+  token,
+  canAck = false,
 }: {
   filter: AlarmFilter;
   onFilter: (filter: AlarmFilter) => void;
@@ -32,8 +38,13 @@ export function AlarmHistory({
   error: Error | null;
   onRetry: () => void;
   range: ReactNode;
+  /** The set's token (its alarms are read again after an acknowledgement). */
+  token?: string;
+  /** The caller may command the set, so may acknowledge its alarms. */
+  canAck?: boolean;
 }) {
   const { t } = useTranslation();
+  const [acking, setAcking] = useState<AlarmEntry | null>(null);
   const columns: ColumnsType<AlarmEntry> = [
     {
       key: 'level',
@@ -41,7 +52,11 @@ export function AlarmHistory({
       width: 130,
       render: (_, alarm) => <AlarmLevelTag level={alarm.level} />,
     },
-    { key: 'title', title: t('live.alarms.title'), dataIndex: 'title' },
+    {
+      key: 'title',
+      title: t('live.alarms.title'),
+      render: (_, alarm) => <AlarmEpisodeTitle alarm={alarm} />,
+    },
     { key: 'start', title: t('live.alarms.start'), width: 180, render: (_, alarm) => formatTime(alarm.start) },
     {
       key: 'end',
@@ -61,6 +76,12 @@ export function AlarmHistory({
       title: t('live.alarms.duration'),
       width: 140,
       render: (_, alarm) => <AlarmDuration start={alarm.start} end={alarm.end} />,
+    },
+    {
+      key: 'ack',
+      title: t('live.alarms.ackColumn'),
+      width: 220,
+      render: (_, alarm) => <AlarmAck alarm={alarm} onAck={canAck ? () => setAcking(alarm) : undefined} />,
     },
   ];
   return (
@@ -96,7 +117,7 @@ export function AlarmHistory({
           columns={columns}
           dataSource={data?.list ?? []}
           loading={loading}
-          scroll={{ x: 720 }}
+          scroll={{ x: 940 }}
           pagination={{
             current: filter.page,
             pageSize: filter.size,
@@ -110,6 +131,7 @@ export function AlarmHistory({
           locale={{ emptyText: t('live.alarms.noHistory') }}
         />
       )}
+      <AckDialog alarm={acking} token={token} onClose={() => setAcking(null)} />
     </Card>
   );
 }

@@ -5,7 +5,7 @@ import { Space } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { DEFAULT_PAGE_SIZE } from '@genset/protocol';
 import { useSetRealtime } from '../../realtime/index.ts';
-import { monitorKeys, useAlarmChart, useAlarmHistory } from './api.ts';
+import { monitorKeys, useAlarmChart, useAlarmHistory, useSetStatus } from './api.ts';
 import { AlarmChart } from './alarm-chart.tsx';
 import { AlarmHistory, type AlarmFilter } from './alarm-history.tsx';
 import { ConnectionTag } from './connection-tag.tsx';
@@ -16,6 +16,9 @@ import './monitor.css';
 export function AlarmsTab({ token }: { token: string }) {
   const client = useQueryClient();
   const { live, connection } = useSetRealtime(token);
+  // those who may command the set may acknowledge its alarms
+  const status = useSetStatus(token);
+  const canAck = Boolean(status.data && status.data.rights !== 'view');
   const [range, setRange] = useState<RangeValue>({ range: 'week' });
   const [filter, setFilter] = useState<AlarmFilter>({ level: 'all', state: 'all', page: 1, size: DEFAULT_PAGE_SIZE });
   const rangeParams = range.range === 'custom' ? range : { range: range.range };
@@ -50,6 +53,8 @@ export function AlarmsTab({ token }: { token: string }) {
         loading={history.isFetching}
         error={history.error}
         onRetry={() => void history.refetch()}
+        token={token}
+        canAck={canAck}
         range={
           <RangeFilter
             value={range}

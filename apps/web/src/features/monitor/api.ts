@@ -2,6 +2,7 @@
 // items, alarms (current, history, chart), the maintenance countdown, rated values, and many sets at once.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
+  AlarmEntry,
   AlarmChartRequest,
   AlarmChartResponse,
   AlarmHistoryRequest,
@@ -103,6 +104,15 @@ export function useAlarmHistory(params: AlarmHistoryRequest, enabled = true) {
     queryFn: ({ signal }) => post<AlarmHistoryResponse>('/devicedata/getalarmhistory', params, { signal }),
     enabled,
     placeholderData: keepPreviousData,
+  });
+}
+
+/** Acknowledges an alarm with a comment; the set's alarms are read again (the history shows who and when). */
+export function useAcknowledgeAlarm(token: string | undefined) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { id: number; comment: string }) => post<AlarmEntry>('/alarm/ack', input),
+    onSuccess: () => client.invalidateQueries({ queryKey: token ? monitorKeys.alarms(token) : ['alarms'] }),
   });
 }
 

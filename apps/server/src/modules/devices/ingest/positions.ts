@@ -18,11 +18,11 @@ import type { Transaction } from 'kysely';
 import type { Db } from '../../../db/database.ts';
 import type { Database } from '../../../db/schema.ts';
 import { translate } from '../../../i18n/messages.ts';
-import { recordNoticeEvent } from '../../notifications/engine.ts';
 import { beyondEdge, edgeBand, metresBetween } from '../../tracks/geo.ts';
 import { fencesOf } from '../../tracks/fence.ts';
 import type { Sets } from './sets.ts';
-import { alarmNotice, NOTICE_HORIZON_MS, type StatusAlarms } from './status-alarms.ts';
+import type { StatusAlarms } from './status-alarms.ts';
+import { clearAlarm, raiseAlarm } from './episodes.ts';
 import type { ModemInfo, OpenAlarm, SetState } from './types.ts';
 
 /** A moving set: a fix at least this far from the last stored one is stored … */
@@ -58,29 +58,8 @@ export function createPositions({
   statusAlarms: StatusAlarms;
   log: FastifyBaseLogger;
 }) {
-  async function openFenceAlarm(trx: Transaction<Database>, set: SetState, ts: number): Promise<OpenAlarm> {
-    const title = fenceTitle();
-    const row = await trx
-      .insertInto('alarm')
-      .values({
-        genset_id: set.id,
-        code: FENCE_ALARM_CODE,
-        level: 'warning',
-        title: JSON.stringify(title),
-        start_ts: ts,
-        end_ts: null,
-        acknowledged: 0,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const open = { id: row.id, code: FENCE_ALARM_CODE, level: 'warning', title, start: ts };
-    if (ts > Date.now() - NOTICE_HORIZON_MS) await recordNoticeEvent(trx, alarmNotice(set, open, 'alarm.raised', ts));
-    return open;
-  }
-
-  async function closeFenceAlarm(trx: Transaction<Database>, set: SetState, open: OpenAlarm, ts: number) {
-    await trx.updateTable('alarm').set({ end_ts: ts }).where('id', '=', open.id).execute();
-    if (ts > Date.now() - NOTICE_HORIZON_MS) await recordNoticeEvent(trx, alarmNotice(set, open, 'alarm.cleared', ts));
+  function openFenceAlarm(trx: Transaction<Database>, set: SetState, ts: number): Promise<OpenAlarm> {
+    return raiseAlarm(trx, set, { code: FENCE_ALARM_CODE, level: 'warning', title: fenceTitle() }, ts);
   }
 
   /** One fix for one set. Returns true when the set's alarms changed. */
@@ -123,7 +102,7 @@ export function createPositions({
         .onConflict((oc) => oc.column('genset_id').doUpdateSet(latest))
         .execute();
       if (opening) opened = await openFenceAlarm(trx, set, ts);
-      if (closing) await closeFenceAlarm(trx, set, closing, ts);
+      if (closing) await clearAlarm(trx, closing, ts);
       if (opening || closing) {
         const count = set.openAlarms.size + (opening ? 1 : 0) - (closing ? 1 : 0);
         await trx.updateTable('set_latest').set({ alarm_count: count }).where('genset_id', '=', set.id).execute();

@@ -11,27 +11,10 @@ import type { Database } from '../../../db/schema.ts';
 import type { RealtimeBus } from '../bus.ts';
 import type { Sets } from './sets.ts';
 import { STATUS, type ActiveAlarm, type Decoded, type OpenAlarm, type SetState } from './types.ts';
-import { recordNoticeEvent } from '../../notifications/engine.ts';
+import { clearAlarm, raiseAlarm } from './episodes.ts';
 
 /** Alarms the module raises from what it knows itself (e.g. its position), whatever its controller says. */
 export const MODULE_ALARM_PREFIX = 'module:';
-
-/**
- * Alarms raised or cleared longer ago than this (a module's outbox sent after a long outage, a replayed
- * past) are history, not news: they are stored but notify no one; the set's being offline was notified.
- */
-export const NOTICE_HORIZON_MS = 3_600_000;
-
-export function alarmNotice(set: SetState, alarm: OpenAlarm, kind: 'alarm.raised' | 'alarm.cleared', ts: number) {
-  return {
-    kind,
-    companyId: null,
-    gensetId: set.id,
-    audience: { set: true } as const,
-    facts: { code: alarm.code, level: alarm.level, title: alarm.title, ts, token: set.token },
-    dedupeKey: `alarm:${alarm.id}:${kind === 'alarm.raised' ? 'raised' : 'cleared'}`,
-  };
-}
 
 /** The sets of one batch whose status, or whose open alarms, changed. */
 export interface BatchChanges {
@@ -110,31 +93,13 @@ export function createStatusAlarms({
       changes.status.add(set.id);
     }
     for (const a of opening ?? []) {
-      const row = await trx
-        .insertInto('alarm')
-        .values({
-          genset_id: set.id,
-          code: a.code,
-          level: a.level,
-          title: JSON.stringify(a.title),
-          start_ts: message.ts,
-          end_ts: null,
-          acknowledged: 0,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const open = { id: row.id, code: a.code, level: a.level, title: a.title, start: message.ts };
-      set.openAlarms.set(a.code, open);
+      set.openAlarms.set(a.code, await raiseAlarm(trx, set, a, message.ts));
       changes.alarms.add(set.id);
-      if (message.ts > Date.now() - NOTICE_HORIZON_MS)
-        await recordNoticeEvent(trx, alarmNotice(set, open, 'alarm.raised', message.ts));
     }
     for (const open of closing ?? []) {
-      await trx.updateTable('alarm').set({ end_ts: message.ts }).where('id', '=', open.id).execute();
+      await clearAlarm(trx, open, message.ts);
       set.openAlarms.delete(open.code);
       changes.alarms.add(set.id);
-      if (message.ts > Date.now() - NOTICE_HORIZON_MS)
-        await recordNoticeEvent(trx, alarmNotice(set, open, 'alarm.cleared', message.ts));
     }
     if (!message.error) set.values = values;
     set.deviceTs = message.ts;

@@ -1,0 +1,32 @@
+// Alarm episodes: an alarm that clears and comes back within the hold time (ALARM_HOLD_MS) continues its row
+// instead of opening a new one, so that a chattering bit is one alarm and one notice. The row counts its
+// occurrences, keeps the start times of the last few (to tell a flapping alarm: FLAP_CYCLES within FLAP_WINDOW_MS)
+// and when its end was recorded while that end is still to be told (`end_pending_since`: cleared, but it may come
+// back within the hold time; the notification round tells "cleared" once the hold time has passed since). Who acknowledged it, when and why are kept.
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+
+export function alarmEpisodes() {
+  return {
+    async up(db: Kysely<unknown>) {
+      const columns: [string, 'integer' | 'bigint' | 'varchar(200)' | 'varchar(500)', boolean][] = [
+        ['occurrences', 'integer', true],
+        ['last_start_ts', 'bigint', false],
+        ['recent_starts', 'varchar(200)', false],
+        ['flapping', 'integer', true],
+        ['end_pending_since', 'bigint', false],
+        ['ack_by', 'integer', false],
+        ['ack_at', 'bigint', false],
+        ['ack_comment', 'varchar(500)', false],
+      ];
+      for (const [name, type, counted] of columns)
+        await db.schema
+          .alterTable('alarm')
+          .addColumn(name, type, (c) => (counted ? c.notNull().defaultTo(name === 'occurrences' ? 1 : 0) : c))
+          .execute();
+      await sql`update alarm set last_start_ts = start_ts`.execute(db);
+      // the notification round finds the ended episodes whose end is still to be told
+      await db.schema.createIndex('alarm_end_pending').on('alarm').column('end_pending_since').execute();
+    },
+  };
+}

@@ -1,0 +1,151 @@
+// Alarm episodes: every alarm a set raises (its controller's bits, its module's fence, a station's safe stop) is
+// raised and cleared here. An alarm that clears and comes back within the hold time continues its episode (the
+// same row, one more occurrence) instead of starting a new one, so that a bit that chatters is one alarm and one
+// notice: "raised" is told when an episode starts, "cleared" once it has stayed cleared for the hold time (the
+// notification round calls `tellEndedEpisodes`). An episode that comes back FLAP_CYCLES times within
+// FLAP_WINDOW_MS is marked flapping, which the console shows.
+import type { Transaction } from 'kysely';
+import type { Db } from '../../../db/database.ts';
+import type { Database } from '../../../db/schema.ts';
+import { recordNoticeEvent } from '../../notifications/engine.ts';
+import type { OpenAlarm } from './types.ts';
+
+/** An alarm back within this long after clearing continues its episode. */
+export const ALARM_HOLD_MS = 60_000;
+/** Raises within FLAP_WINDOW_MS that make an episode flapping. */
+export const FLAP_CYCLES = 5;
+export const FLAP_WINDOW_MS = 10 * 60_000;
+
+/**
+ * Alarms raised or cleared longer ago than this (a module's outbox sent after a long outage, a replayed
+ * past) are history, not news: they are stored but notify no one; the set's being offline was notified.
+ */
+export const NOTICE_HORIZON_MS = 3_600_000;
+
+/** The set an alarm belongs to, as a notice names it. */
+interface AlarmSet {
+  id: number;
+  token: string;
+}
+
+export function alarmNotice(set: AlarmSet, alarm: OpenAlarm, kind: 'alarm.raised' | 'alarm.cleared', ts: number) {
+  return {
+    kind,
+    companyId: null,
+    gensetId: set.id,
+    audience: { set: true } as const,
+    facts: { code: alarm.code, level: alarm.level, title: alarm.title, ts, token: set.token },
+    dedupeKey: `alarm:${alarm.id}:${kind === 'alarm.raised' ? 'raised' : 'cleared'}`,
+  };
+}
+
+function startsOf(json: string | null): number[] {
+  try {
+    const list = JSON.parse(json ?? '[]') as unknown;
+    return Array.isArray(list) ? list.filter((n): n is number => typeof n === 'number') : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Raises an alarm of the set at `ts` (device time): continues the episode of the same alarm if it cleared within
+ * the hold time before, else starts one and tells it. Returns the open alarm (the episode's row and first start).
+ */
+export async function raiseAlarm(
+  trx: Transaction<Database>,
+  set: AlarmSet,
+  alarm: { code: string; level: string; title: Record<string, string> },
+  ts: number,
+): Promise<OpenAlarm> {
+  const last = await trx
+    .selectFrom('alarm')
+    .select(['id', 'start_ts', 'end_ts', 'recent_starts', 'flapping'])
+    .where('genset_id', '=', set.id)
+    .where('end_ts', '>=', ts - ALARM_HOLD_MS)
+    .where('code', '=', alarm.code)
+    .orderBy('end_ts', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (last && Number(last.end_ts) <= ts) {
+    const starts = [...startsOf(last.recent_starts).filter((s) => s > ts - FLAP_WINDOW_MS), ts].slice(-FLAP_CYCLES);
+    await trx
+      .updateTable('alarm')
+      .set((eb) => ({
+        end_ts: null,
+        end_pending_since: null,
+        occurrences: eb('occurrences', '+', 1),
+        last_start_ts: ts,
+        recent_starts: JSON.stringify(starts),
+        flapping: last.flapping === 1 || starts.length >= FLAP_CYCLES ? 1 : 0,
+      }))
+      .where('id', '=', last.id)
+      .execute();
+    return { id: last.id, code: alarm.code, level: alarm.level, title: alarm.title, start: Number(last.start_ts) };
+  }
+  const row = await trx
+    .insertInto('alarm')
+    .values({
+      genset_id: set.id,
+      code: alarm.code,
+      level: alarm.level,
+      title: JSON.stringify(alarm.title),
+      start_ts: ts,
+      end_ts: null,
+      acknowledged: 0,
+      last_start_ts: ts,
+      recent_starts: JSON.stringify([ts]),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const open = { id: row.id, code: alarm.code, level: alarm.level, title: alarm.title, start: ts };
+  if (ts > Date.now() - NOTICE_HORIZON_MS) await recordNoticeEvent(trx, alarmNotice(set, open, 'alarm.raised', ts));
+  return open;
+}
+
+/** Clears an open alarm at `ts`: its episode ends, and is told, when it has not come back within the hold time. */
+export async function clearAlarm(trx: Transaction<Database>, open: OpenAlarm, ts: number): Promise<void> {
+  await trx.updateTable('alarm').set({ end_ts: ts, end_pending_since: Date.now() }).where('id', '=', open.id).execute();
+}
+
+/**
+ * Tells the end of every episode that has stayed cleared for the hold time since its end was recorded (as of `now`,
+ * the server's clock: a module's backlog sent at once after an outage continues its episodes as it arrives). Runs in
+ * the notification round under its lease; a notice is recorded once whichever instance records it (its key is the
+ * alarm's).
+ */
+export async function tellEndedEpisodes(db: Db, now = Date.now()): Promise<number> {
+  const rows = await db
+    .selectFrom('alarm as a')
+    .innerJoin('genset as g', 'g.id', 'a.genset_id')
+    .select(['a.id', 'a.genset_id', 'a.code', 'a.level', 'a.title', 'a.start_ts', 'a.end_ts', 'a.end_pending_since'])
+    .select('g.token')
+    .where('a.end_pending_since', '<=', now - ALARM_HOLD_MS)
+    .orderBy('a.end_pending_since')
+    .limit(500)
+    .execute();
+  let told = 0;
+  for (const row of rows) {
+    const end = Number(row.end_ts);
+    await db.transaction().execute(async (trx) => {
+      // not if it came back meanwhile (its end is then no longer this one)
+      const done = await trx
+        .updateTable('alarm')
+        .set({ end_pending_since: null })
+        .where('id', '=', row.id)
+        .where('end_pending_since', '=', row.end_pending_since)
+        .executeTakeFirst();
+      if (Number(done.numUpdatedRows) !== 1 || end <= now - NOTICE_HORIZON_MS) return;
+      const open = {
+        id: row.id,
+        code: row.code,
+        level: row.level,
+        title: JSON.parse(row.title) as Record<string, string>,
+        start: Number(row.start_ts),
+      };
+      await recordNoticeEvent(trx, alarmNotice({ id: row.genset_id, token: row.token }, open, 'alarm.cleared', end));
+      told++;
+    });
+  }
+  return told;
+}
