@@ -22,6 +22,7 @@ export const DATABASE_FILES = [
   'test/pipeline.test.ts',
   'test/subscriptions.test.ts',
   'test/alarms.test.ts',
+  'test/alarm-episodes.test.ts',
   // history, rollups and what is read from them
   'test/history.test.ts',
   'test/tracks.test.ts',
