@@ -331,13 +331,26 @@ async function settle(page: Page) {
   await page.evaluate(async () => {
     const started = performance.now();
     let quietSince = started;
+    // A horizontal menu fits its entries to its width over a few frames (those that do not fit go to its "…"): it
+    // is looked at once they stay where they are.
+    const menuLayout = () =>
+      [...document.querySelectorAll('.ant-menu-horizontal > .ant-menu-overflow-item')]
+        .map((item) => {
+          const r = item.getBoundingClientRect();
+          return `${Math.round(r.left)}:${Math.round(r.width)}:${item.checkVisibility({ opacityProperty: true })}`;
+        })
+        .join();
+    let lastMenu = menuLayout();
     // at most 3 s: a page still loading then is looked at as it is
     while (performance.now() - started < 3000) {
       await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 40)));
       const busy = document.querySelector(
         '.ant-skeleton, .ant-spin-spinning, .ant-table-placeholder .ant-spin, [aria-busy="true"], [class*="-enter"], [class*="-appear"]',
       );
-      if (busy) quietSince = performance.now();
+      const menu = menuLayout();
+      const moving = menu !== lastMenu;
+      lastMenu = menu;
+      if (busy || moving) quietSince = performance.now();
       else if (performance.now() - quietSince > 150) return;
     }
   });
