@@ -61,7 +61,9 @@ describe('realtime store', () => {
       const changes: number[] = [];
       const stop = useRealtimeStore.subscribe((s) => changes.push(Object.keys(s.sets).length));
       const monitor = (token: string, status: number, ts: number) =>
-        queuePush(parsePush(JSON.stringify({ method: 'monitor', token, data: { status, alarmnum: 0, ts, values: {} } }))!);
+        queuePush(
+          parsePush(JSON.stringify({ method: 'monitor', token, data: { status, alarmnum: 0, ts, values: {} } }))!,
+        );
       for (let i = 0; i < 20; i++) monitor(`S${i}`, 3, 1);
       monitor('S0', 1, 2);
       expect(changes).toEqual([]);
