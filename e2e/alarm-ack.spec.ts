@@ -1,7 +1,7 @@
 // Alarm episodes on a set's alarm page, on a server of the test's own (its alarms are the test's): an alarm that
 // chattered shows as one row with its count and a flapping mark; the manager acknowledges the active alarm with a
-// comment (an empty one is refused in the page's language), and the row then says who, when and why. In English and
-// in Chinese.
+// comment (an empty one is refused in the page's language), and the row then says who, when and why; the fleet's
+// alarm list finds an alarm by the words of its title. In English and in Chinese.
 import { test, expect } from './fixtures.ts';
 import { signInAt, toast } from './helpers.ts';
 import { startOwnServer } from './own-server.ts';
@@ -129,4 +129,14 @@ for (const [lang, words] of [
       .executeTakeFirstOrThrow();
     expect(row.ack_comment).toBe(words.comment);
     expect(row.ack_at).not.toBeNull();
+
+    // the fleet's alarm list finds alarms by the words of their title, and shows the acknowledgement too
+    await page.goto(`${url}/genset/alarms`);
+    const table = page.getByTestId('alarm-table');
+    await expect(table.getByRole('row', { name: new RegExp(TITLES.stop[lang]) }).first()).toContainText(words.comment);
+    const search = page.locator('input[data-testid="alarm-search"], [data-testid="alarm-search"] input');
+    await search.fill(TITLES.low[lang]);
+    await search.press('Enter');
+    await expect(table.getByRole('row', { name: new RegExp(TITLES.stop[lang]) })).toHaveCount(0);
+    await expect(table.getByRole('row', { name: new RegExp(TITLES.low[lang]) }).first()).toBeVisible();
   });

@@ -135,6 +135,25 @@ describe('alarm history and chart', () => {
     expect(window.data.total).toBe(6);
   });
 
+  it('searches the title in the reader’s language and the code; % and _ are matched as themselves', async () => {
+    const search = (words: string, lang = 'en-US') =>
+      history({ range: 'month', size: 50, search: words }, manager, lang);
+    const ru = alarmTitle('over_speed')['ru-RU']!;
+    const inRussian = await search(ru, 'ru-RU');
+    expect(inRussian.data.total).toBe(15);
+    expect(
+      inRussian.data.list.every((a: { code: string; title: string }) => a.code === 'over_speed' && a.title === ru),
+    ).toBe(true);
+    // the Russian words find nothing for a reader in English; case is ignored; the code finds them in any language
+    expect((await search(ru)).data.total).toBe(0);
+    expect((await search(alarmTitle('battery_low')['en-US']!.toUpperCase())).data.total).toBe(15);
+    expect((await search('OVER_SPEED', 'zh-CN')).data.total).toBe(15);
+    // battery_low and over_speed have an underscore, overload none; no title holds a percent sign
+    expect((await search('_')).data.total).toBe(30);
+    expect((await search('%')).data.total).toBe(0);
+    expect((await search('x'.repeat(61))).data.fields).toHaveProperty('search');
+  });
+
   it('refuses bad levels, states, sizes, pages and ranges with the field named', async () => {
     expect((await history({ level: 'fatal' })).data.fields).toHaveProperty('level');
     expect((await history({ state: 'gone' })).data.fields).toHaveProperty('state');

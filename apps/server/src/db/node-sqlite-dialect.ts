@@ -39,6 +39,9 @@ export function openSqlite(file: string): DatabaseSync {
   db.exec('PRAGMA synchronous = NORMAL');
   db.exec('PRAGMA foreign_keys = ON');
   db.exec('PRAGMA busy_timeout = 5000');
+  // SQLite's own lower() folds ASCII letters only ("Превышение" stays as it is): searches compare lower() of a
+  // column with what a person typed in lower case, in any script, as PostgreSQL's lower() does
+  db.function('lower', { deterministic: true }, (text) => (typeof text === 'string' ? text.toLowerCase() : text));
   return db;
 }
 

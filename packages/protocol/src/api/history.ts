@@ -218,6 +218,8 @@ export const alarmHistoryRequest = z
     /** Without it: every level. */
     level: z.enum(ALARM_LEVELS, { error: V.invalid }).optional(),
     state: z.enum(ALARM_STATES, { error: V.invalid }).default('all'),
+    /** Words of the alarm's title (in the request's language) or its code; without it: every alarm. */
+    search: z.string({ error: V.invalid }).trim().max(60, { error: V.tooLong }).optional(),
     ...pageFields,
   })
   .superRefine(checkRange);

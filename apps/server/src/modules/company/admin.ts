@@ -10,6 +10,7 @@ import {
   type UserCompanyItem,
 } from '@genset/protocol';
 import { sql } from 'kysely';
+import { contains } from '../../db/like.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError, forbidden, notFound } from '../../lib/errors.ts';
 import { writeOperationLog } from '../../lib/operation-log.ts';
@@ -101,19 +102,18 @@ export function createCompanyAdmin(deps: { db: Db; events: CompanyAdminEvents })
       const page = q.page ?? 1;
       const size = q.size ?? 20;
       let base = db.selectFrom('company as c').where('c.deleted_at', 'is', null);
-      const search = q.search?.trim().toLowerCase();
+      const search = q.search?.trim();
       if (search) {
-        const like = `%${search.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
         base = base.where((eb) =>
           eb.or([
-            eb(sql`lower(c.name)`, 'like', sql`${like} escape '\\'`),
-            eb(sql`lower(c.title)`, 'like', sql`${like} escape '\\'`),
+            contains(sql.ref('c.name'), search),
+            contains(sql.ref('c.title'), search),
             eb.exists(
               eb
                 .selectFrom('company_host as h')
                 .select('h.host')
                 .whereRef('h.company_id', '=', 'c.id')
-                .where(sql`h.host`, 'like', sql`${like} escape '\\'`),
+                .where(contains(sql.ref('h.host'), search)),
             ),
           ]),
         );

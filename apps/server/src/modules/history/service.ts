@@ -6,6 +6,7 @@
 // primary key is (genset_id, bucket), samples have (genset_id, ts)), each item's part of the JSON read
 // once per row, and the buckets of at most MAX_CHART_POINTS points averaged in the database, so that
 // only the points travel to the server.
+import { contains } from '../../db/like.ts';
 import { countOf, pageOf } from '../../db/paging.ts';
 import {
   MAX_CHART_POINTS,
@@ -448,6 +449,7 @@ export function createHistoryService(opts: HistoryServiceOptions) {
         token?: string | undefined;
         level?: AlarmLevelName | undefined;
         state: 'all' | 'active' | 'ended';
+        search?: string | undefined;
         page: number;
         size: number;
       },
@@ -466,6 +468,12 @@ export function createHistoryService(opts: HistoryServiceOptions) {
       if (input.level) query = query.where('level', '=', input.level);
       if (input.state === 'active') query = query.where('end_ts', 'is', null);
       if (input.state === 'ended') query = query.where('end_ts', 'is not', null);
+      // the title as the reader reads it (in their language, else English), or the alarm's code
+      if (input.search) {
+        const title = sql`coalesce(${q.raw(sql.ref('alarm.title'), lang)}, ${q.raw(sql.ref('alarm.title'), 'en-US')})`;
+        const words = input.search;
+        query = query.where((eb) => eb.or([contains(title, words), contains(sql.ref('alarm.code'), words)]));
+      }
       const total = await countOf(query.select((eb) => eb.fn.countAll().as('n')));
       const { rows } = await pageOf(total, input.page, input.size, (limit, offset) =>
         query

@@ -1,5 +1,7 @@
 // The operation log as the log page reads it: filtered by company, operator, matter and time, newest first.
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { contains } from '../../db/like.ts';
 
 /**
  * What a role whose data scope is narrower than its company reaches of the log: the caller's own entries, those of
@@ -23,11 +25,6 @@ export interface LogFilter {
   matter?: string | undefined;
   start?: number | undefined;
   end?: number | undefined;
-}
-
-/** LIKE wildcards in what a person typed are matched as themselves. */
-function likePattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 export function createLogRepository(db: Db) {
@@ -70,12 +67,8 @@ export function createLogRepository(db: Db) {
     if (f.end !== undefined) q = q.where('created_at', '<=', f.end);
     const keyword = f.keyword?.trim();
     if (keyword) {
-      const pattern = likePattern(keyword);
       q = q.where((e) =>
-        e.or([
-          e(e.fn('lower', [e.fn.coalesce('account', e.val(''))]), 'like', e.val(pattern)),
-          e(e.fn('lower', [e.fn.coalesce('nickname', e.val(''))]), 'like', e.val(pattern)),
-        ]),
+        e.or([contains(sql`coalesce(account, '')`, keyword), contains(sql`coalesce(nickname, '')`, keyword)]),
       );
     }
     return q;

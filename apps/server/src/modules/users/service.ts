@@ -16,6 +16,7 @@ import {
   type UserUpdateRequest,
 } from '@genset/protocol';
 import { sql } from 'kysely';
+import { contains } from '../../db/like.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError, fieldError, forbidden, notFound } from '../../lib/errors.ts';
 import { writeOperationLog } from '../../lib/operation-log.ts';
@@ -235,16 +236,11 @@ export function createUserAdmin(deps: { db: Db; auth: AuthService; events: UserE
       const page = q.page ?? 1;
       const size = q.size ?? 20;
       let base = baseQuery(companyId);
-      const search = q.search?.trim().toLowerCase();
-      if (search) {
-        const like = `%${search.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+      const search = q.search?.trim();
+      if (search)
         base = base.where((eb) =>
-          eb.or([
-            eb(sql`lower(u.account)`, 'like', sql`${like} escape '\\'`),
-            eb(sql`lower(u.nickname)`, 'like', sql`${like} escape '\\'`),
-          ]),
+          eb.or([contains(sql.ref('u.account'), search), contains(sql.ref('u.nickname'), search)]),
         );
-      }
       if (q.departmentId !== undefined) base = base.where('m.department_id', '=', q.departmentId);
       if (q.roleId !== undefined) base = base.where('m.role_id', '=', q.roleId);
       if (q.status) base = base.where('u.status', q.status === 'enabled' ? '=' : '!=', 'active');

@@ -2,7 +2,7 @@
 // state (active or ended), paged: of the chosen set, or of every set with the set named on each.
 import { usePaging } from '../../components/use-paging.ts';
 import { useMemo, useState } from 'react';
-import { Card, Segmented, Select, Space, Statistic, Table, Typography, type TableColumnsType } from 'antd';
+import { Card, Input, Segmented, Select, Space, Statistic, Table, Typography, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { Link } from 'react-router';
@@ -39,6 +39,7 @@ export function AlarmsPage() {
   const [params, update] = useHistoryParams();
   const [level, setLevel] = useState<AlarmLevelName | undefined>();
   const [state, setState] = useState<AlarmState>('all');
+  const [search, setSearch] = useState('');
   const { page, size, setPage, pagination } = usePaging();
   const range = rangeRequest(params) ?? { range: 'week' as const };
   const chart = useAlarmChart({ ...(params.token ? { token: params.token } : {}), ...range });
@@ -50,6 +51,7 @@ export function AlarmsPage() {
     page,
     size,
     ...(level ? { level } : {}),
+    ...(search ? { search } : {}),
   });
 
   const columns = useMemo<TableColumnsType<SetAlarmEntry>>(
@@ -177,6 +179,18 @@ export function AlarmsPage() {
             setState(v);
           }}
           options={ALARM_STATES.map((s) => ({ value: s, label: t(`history.alarms.states.${s}`) }))}
+        />
+        <Input.Search
+          allowClear
+          maxLength={60}
+          placeholder={t('history.alarms.search')}
+          aria-label={t('history.alarms.search')}
+          style={{ width: 220, maxWidth: '100%' }}
+          onSearch={(value) => {
+            setPage(1);
+            setSearch(value.trim());
+          }}
+          data-testid="alarm-search"
         />
       </div>
       {list.isError && !list.data ? (
