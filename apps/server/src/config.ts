@@ -114,6 +114,8 @@ const envSchema = z.object({
   ONLINE_RATE_MS: z.coerce.number().int().min(200).default(2000),
   OFFLINE_RATE_MS: z.coerce.number().int().min(1000).default(60000),
   COMMAND_TIMEOUT_MS: z.coerce.number().int().min(500).default(15000),
+  /** How often the server checks its database, broker and Redis for the open consoles. */
+  HEALTH_WATCH_MS: z.coerce.number().int().min(500).default(3000),
   /** Address the modules download firmware from (default: this server's own listening address). */
   OTA_PUBLIC_URL: z.string().default(''),
   OTA_TICK_MS: z.coerce.number().int().min(50).max(600_000).default(5000),
@@ -222,6 +224,7 @@ export interface Config {
   onlineRateMs: number;
   offlineRateMs: number;
   commandTimeoutMs: number;
+  healthWatchMs: number;
   /** Firmware upgrades: the modules' download address, the dispatcher's period, how long a download may stall. */
   ota: { publicUrl: string; tickMs: number; stallMs: number };
   ingestPersistMs: number;
@@ -391,6 +394,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     onlineRateMs: e.ONLINE_RATE_MS,
     offlineRateMs: e.OFFLINE_RATE_MS,
     commandTimeoutMs: e.COMMAND_TIMEOUT_MS,
+    healthWatchMs: e.HEALTH_WATCH_MS,
     ota: { publicUrl: e.OTA_PUBLIC_URL, tickMs: e.OTA_TICK_MS, stallMs: e.OTA_STALL_MS },
     ingestPersistMs: e.INGEST_PERSIST_MS,
     ingestQueueLimit: e.INGEST_QUEUE_LIMIT,

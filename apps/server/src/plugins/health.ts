@@ -7,8 +7,6 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { ServicePart } from '../modules/devices/service-health.ts';
 
-/** How often the server checks its parts for the open consoles. */
-const HEALTH_WATCH_MS = 3000;
 /** A check that has not answered after this long counts as failed. */
 const CHECK_TIMEOUT_MS = 2000;
 
@@ -75,7 +73,7 @@ export default fp(
         .then(({ down }) => app.devices.health.set(down))
         .catch((err: unknown) => app.log.warn({ err }, 'health watch failed'))
         .finally(() => (watching = false));
-    }, HEALTH_WATCH_MS);
+    }, app.config.healthWatchMs);
     watch.unref();
     const unsubscribe = app.devices.health.subscribe((down) => {
       if (down.length) app.log.warn({ down }, 'live data interrupted: a part the server needs does not answer');
