@@ -9,20 +9,21 @@ import { sql } from 'kysely';
 export function alarmEpisodes() {
   return {
     async up(db: Kysely<unknown>) {
-      const columns: [string, 'integer' | 'bigint' | 'varchar(200)' | 'varchar(500)', boolean][] = [
-        ['occurrences', 'integer', true],
-        ['last_start_ts', 'bigint', false],
-        ['recent_starts', 'varchar(200)', false],
-        ['flapping', 'integer', true],
-        ['end_pending_since', 'bigint', false],
-        ['ack_by', 'integer', false],
-        ['ack_at', 'bigint', false],
-        ['ack_comment', 'varchar(500)', false],
-      ];
-      for (const [name, type, counted] of columns)
+      // [name, type, default for the rows there are (none: nullable)]
+      const columns = [
+        ['occurrences', 'integer', 1],
+        ['last_start_ts', 'bigint'],
+        ['recent_starts', 'varchar(200)'],
+        ['flapping', 'integer', 0],
+        ['end_pending_since', 'bigint'],
+        ['ack_by', 'integer'],
+        ['ack_at', 'bigint'],
+        ['ack_comment', 'varchar(500)'],
+      ] as const;
+      for (const [name, type, initial] of columns)
         await db.schema
           .alterTable('alarm')
-          .addColumn(name, type, (c) => (counted ? c.notNull().defaultTo(name === 'occurrences' ? 1 : 0) : c))
+          .addColumn(name, type, (c) => (initial === undefined ? c : c.notNull().defaultTo(initial)))
           .execute();
       await sql`update alarm set last_start_ts = start_ts`.execute(db);
       // the notification round finds the ended episodes whose end is still to be told

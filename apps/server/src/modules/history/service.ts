@@ -395,6 +395,14 @@ export function createHistoryService(opts: HistoryServiceOptions) {
     return { start: r.start, end: r.end, timeZone, days: days.map((d) => d.label), levels, totals };
   }
 
+  /** Alarms with the name of whoever acknowledged each (alarmEntry reads both). */
+  const alarmsWithAcker = () =>
+    db
+      .selectFrom('alarm')
+      .leftJoin('users as acker', 'acker.id', 'alarm.ack_by')
+      .selectAll('alarm')
+      .select('acker.nickname as ack_name');
+
   return {
     itemsFor,
     tableRows,
@@ -499,11 +507,7 @@ export function createHistoryService(opts: HistoryServiceOptions) {
 
     async currentAlarms(ctx: SessionContext, token: string, lang: Language) {
       const { set } = await devices.resolve(ctx, token, 'view');
-      const rows = await db
-        .selectFrom('alarm')
-        .leftJoin('users as acker', 'acker.id', 'alarm.ack_by')
-        .selectAll('alarm')
-        .select('acker.nickname as ack_name')
+      const rows = await alarmsWithAcker()
         .where('genset_id', '=', set.id)
         .where('end_ts', 'is', null)
         .orderBy('start_ts')
@@ -532,15 +536,7 @@ export function createHistoryService(opts: HistoryServiceOptions) {
         .where('id', '=', input.id)
         .where('ack_at', 'is', null)
         .executeTakeFirst();
-      const read = () =>
-        db
-          .selectFrom('alarm')
-          .leftJoin('users as acker', 'acker.id', 'alarm.ack_by')
-          .selectAll('alarm')
-          .select('acker.nickname as ack_name')
-          .where('alarm.id', '=', input.id)
-          .executeTakeFirstOrThrow();
-      const row = await read();
+      const row = await alarmsWithAcker().where('alarm.id', '=', input.id).executeTakeFirstOrThrow();
       if (Number(done.numUpdatedRows) !== 1)
         throw new AppError(ResultCode.conflict, 'history.alarmAcknowledged', { name: row.ack_name ?? '' });
       return alarmEntry(row, lang);

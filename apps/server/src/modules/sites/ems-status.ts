@@ -6,9 +6,7 @@
 // word, not the controller's snapshot, closes. Runs between ingestion batches, which own the sets' alarms.
 import { LANGUAGES, type EmsStatus } from '@genset/protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { Database } from '../../db/schema.ts';
 import { translate } from '../../i18n/messages.ts';
 import type { RealtimeBus } from '../devices/bus.ts';
 import type { Sets } from '../devices/ingest/sets.ts';
@@ -63,10 +61,6 @@ export function createSiteEms({
     return pcs ? sets.setFor(modem, pcs.port, pcs.address) : null;
   }
 
-  function openAlarm(trx: Transaction<Database>, set: SetState, reason: string, ts: number): Promise<OpenAlarm> {
-    return raiseAlarm(trx, set, { code: EMS_SAFE_ALARM_CODE, level: 'shutdown', title: safeTitle(reason) }, ts);
-  }
-
   return {
     /** The module's EMS status (from a hello or an event). */
     async status(modem: ModemInfo, ems: EmsStatus) {
@@ -108,7 +102,13 @@ export function createSiteEms({
           demand_response: demand,
           ems_ts: ems.ts,
         });
-        if (set && opening && safe) opened = await openAlarm(trx, set, safe, ems.ts);
+        if (set && opening && safe)
+          opened = await raiseAlarm(
+            trx,
+            set,
+            { code: EMS_SAFE_ALARM_CODE, level: 'shutdown', title: safeTitle(safe) },
+            ems.ts,
+          );
         if (set && closing) await clearAlarm(trx, closing, ems.ts);
         if (set && (opened || closing)) {
           const count = set.openAlarms.size + (opened ? 1 : 0) - (closing ? 1 : 0);

@@ -14,13 +14,13 @@ import type { OpenAlarm } from './types.ts';
 export const ALARM_HOLD_MS = 60_000;
 /** Raises within FLAP_WINDOW_MS that make an episode flapping. */
 export const FLAP_CYCLES = 5;
-export const FLAP_WINDOW_MS = 10 * 60_000;
+const FLAP_WINDOW_MS = 10 * 60_000;
 
 /**
  * Alarms raised or cleared longer ago than this (a module's outbox sent after a long outage, a replayed
  * past) are history, not news: they are stored but notify no one; the set's being offline was notified.
  */
-export const NOTICE_HORIZON_MS = 3_600_000;
+const NOTICE_HORIZON_MS = 3_600_000;
 
 /** The set an alarm belongs to, as a notice names it. */
 interface AlarmSet {
@@ -28,7 +28,7 @@ interface AlarmSet {
   token: string;
 }
 
-export function alarmNotice(set: AlarmSet, alarm: OpenAlarm, kind: 'alarm.raised' | 'alarm.cleared', ts: number) {
+function alarmNotice(set: AlarmSet, alarm: OpenAlarm, kind: 'alarm.raised' | 'alarm.cleared', ts: number) {
   return {
     kind,
     companyId: null,

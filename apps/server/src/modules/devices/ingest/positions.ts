@@ -14,9 +14,7 @@ import {
   type ModemEvent,
 } from '@genset/protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Transaction } from 'kysely';
 import type { Db } from '../../../db/database.ts';
-import type { Database } from '../../../db/schema.ts';
 import { translate } from '../../../i18n/messages.ts';
 import { beyondEdge, edgeBand, metresBetween } from '../../tracks/geo.ts';
 import { fencesOf } from '../../tracks/fence.ts';
@@ -58,10 +56,6 @@ export function createPositions({
   statusAlarms: StatusAlarms;
   log: FastifyBaseLogger;
 }) {
-  function openFenceAlarm(trx: Transaction<Database>, set: SetState, ts: number): Promise<OpenAlarm> {
-    return raiseAlarm(trx, set, { code: FENCE_ALARM_CODE, level: 'warning', title: fenceTitle() }, ts);
-  }
-
   /** One fix for one set. Returns true when the set's alarms changed. */
   async function fixOf(set: SetState, fence: FenceShape | undefined, gps: NonNullable<ModemEvent['gps']>, ts: number) {
     const last = await db.selectFrom('set_position').selectAll().where('genset_id', '=', set.id).executeTakeFirst();
@@ -101,7 +95,8 @@ export function createPositions({
         .values({ genset_id: set.id, ...latest })
         .onConflict((oc) => oc.column('genset_id').doUpdateSet(latest))
         .execute();
-      if (opening) opened = await openFenceAlarm(trx, set, ts);
+      if (opening)
+        opened = await raiseAlarm(trx, set, { code: FENCE_ALARM_CODE, level: 'warning', title: fenceTitle() }, ts);
       if (closing) await clearAlarm(trx, closing, ts);
       if (opening || closing) {
         const count = set.openAlarms.size + (opening ? 1 : 0) - (closing ? 1 : 0);
