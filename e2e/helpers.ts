@@ -37,7 +37,18 @@ export async function api<T = unknown>(
   body?: object,
   token?: string,
 ): Promise<Envelope<T>> {
-  const url = `${baseUrl()}/yewu${path}`;
+  return apiAt(request, baseUrl(), path, body, token);
+}
+
+/** The same on a server of a test's own, at `base`. */
+export async function apiAt<T = unknown>(
+  request: APIRequestContext,
+  base: string,
+  path: string,
+  body?: object,
+  token?: string,
+): Promise<Envelope<T>> {
+  const url = `${base}/yewu${path}`;
   const response = body
     ? await request.post(url, { headers: headers(token), data: body })
     : await request.get(url, { headers: headers(token) });

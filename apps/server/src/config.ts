@@ -116,6 +116,8 @@ const envSchema = z.object({
   COMMAND_TIMEOUT_MS: z.coerce.number().int().min(500).default(15000),
   /** How often the server checks its database, broker and Redis for the open consoles. */
   HEALTH_WATCH_MS: z.coerce.number().int().min(500).default(3000),
+  /** Most sets with a position the home map shows one by one; a larger fleet is shown by area. */
+  HOME_MAP_SETS: z.coerce.number().int().min(1).max(20_000).default(2000),
   /** Address the modules download firmware from (default: this server's own listening address). */
   OTA_PUBLIC_URL: z.string().default(''),
   OTA_TICK_MS: z.coerce.number().int().min(50).max(600_000).default(5000),
@@ -225,6 +227,8 @@ export interface Config {
   offlineRateMs: number;
   commandTimeoutMs: number;
   healthWatchMs: number;
+  /** Most sets with a position the home map shows one by one (HOME_MAP_SETS). */
+  homeMapSets: number;
   /** Firmware upgrades: the modules' download address, the dispatcher's period, how long a download may stall. */
   ota: { publicUrl: string; tickMs: number; stallMs: number };
   ingestPersistMs: number;
@@ -395,6 +399,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     offlineRateMs: e.OFFLINE_RATE_MS,
     commandTimeoutMs: e.COMMAND_TIMEOUT_MS,
     healthWatchMs: e.HEALTH_WATCH_MS,
+    homeMapSets: e.HOME_MAP_SETS,
     ota: { publicUrl: e.OTA_PUBLIC_URL, tickMs: e.OTA_TICK_MS, stallMs: e.OTA_STALL_MS },
     ingestPersistMs: e.INGEST_PERSIST_MS,
     ingestQueueLimit: e.INGEST_QUEUE_LIMIT,

@@ -157,6 +157,52 @@ describe('home summary', () => {
     }
   });
 
+  it('shows a fleet with more positioned sets than the map takes one by one as areas, with the same counts', async () => {
+    const user = await t.app.database.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', adminId)
+      .executeTakeFirstOrThrow();
+    const role = await t.app.database.db
+      .selectFrom('role')
+      .selectAll()
+      .where('id', '=', user.role_id!)
+      .executeTakeFirst();
+    const ctx = { sessionId: 0, user, grant: grantOf(role) };
+    const dashboard = createDashboardService({
+      db: t.app.database.db,
+      kind: t.app.database.kind,
+      protocols: t.app.devices.protocols,
+      scope: t.app.devices.fleet.scope,
+      lists: t.app.gensets.lists,
+      mapSets: 1,
+    });
+    const s = await dashboard.summary(ctx, 'en-US');
+    // A in Shanghai running at 100 kW, B in Beijing on standby: a thousand kilometres apart, two areas
+    expect(s.positions).toEqual([]);
+    expect(s.areas).toHaveLength(2);
+    const [first, second] = [...s.areas].sort((x, y) => x.lat - y.lat);
+    expect(first).toMatchObject({
+      sets: 1,
+      states: { offline: 0, shutdown: 0, standby: 0, running: 1 },
+      alarm: 0,
+      kw: 100,
+      bounds: { south: 31.2304, west: 121.4737, north: 31.2304, east: 121.4737 },
+    });
+    expect(second).toMatchObject({
+      lat: 39.9042,
+      lng: 116.4074,
+      sets: 1,
+      states: { offline: 0, shutdown: 0, standby: 1, running: 0 },
+      alarm: 0,
+      kw: 0,
+    });
+    // the rest of the summary is what the route answers
+    const expected = (await call(t.app, 'POST', '/home/summary', { token: admin, lang: 'en-US', body: {} })).data;
+    expect(expected.areas).toEqual([]);
+    expect({ ...s, positions: expected.positions, areas: [], ts: expected.ts }).toEqual(expected);
+  });
+
   it('shows a viewer only the set they subscribed to', async () => {
     const res = await call(t.app, 'POST', '/home/summary', { token: viewer, body: {} });
     expect(res.data.counts).toEqual({ total: 1, offline: 0, shutdown: 0, standby: 0, running: 1, alarm: 1 });

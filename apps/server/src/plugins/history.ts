@@ -27,6 +27,7 @@ export default fp(
       protocols: devices.protocols,
       scope: devices.fleet.scope,
       lists: app.gensets.lists,
+      mapSets: app.config.homeMapSets,
     });
     await app.register(historyRoutes, { prefix: API_BASE, history, exportRuntimeData });
     await app.register(dashboardRoutes, { prefix: API_BASE, dashboard });

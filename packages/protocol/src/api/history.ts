@@ -296,6 +296,28 @@ export const fleetPosition = z.object({
 });
 export type FleetPosition = z.infer<typeof fleetPosition>;
 
+/** Sets near one another on the home map of a large fleet, counted together (see `areas`). */
+export const fleetArea = z.object({
+  /** Where its sets are on average. */
+  lat: z.number(),
+  lng: z.number(),
+  /** The box its sets are in. */
+  bounds: z.object({ south: z.number(), west: z.number(), north: z.number(), east: z.number() }),
+  /** How many sets: offline + shutdown + standby + running. */
+  sets: z.number().int(),
+  states: z.object({
+    offline: z.number().int(),
+    shutdown: z.number().int(),
+    standby: z.number().int(),
+    running: z.number().int(),
+  }),
+  /** Of them, the sets with an active alarm. */
+  alarm: z.number().int(),
+  /** Their output now (the sets that are not offline), kW. */
+  kw: z.number(),
+});
+export type FleetArea = z.infer<typeof fleetArea>;
+
 export const homeSummaryResponse = z.object({
   /**
    * The sets the user sees: offline + shutdown + standby + running = total (each set in one state, SET_STATES);
@@ -318,8 +340,13 @@ export const homeSummaryResponse = z.object({
   }),
   /** Sum of the latest generator output of the sets that are not offline. */
   totalKw: z.number(),
-  /** Sets with a known position (latest GPS reading, else the set's details). */
+  /**
+   * Sets with a known position (latest GPS reading, else the set's details), one by one: at most 2,000. A fleet
+   * with more has them counted in `areas` instead, and this is empty.
+   */
   positions: z.array(fleetPosition),
+  /** A large fleet's positioned sets by area (at most 400), the most sets first; empty when `positions` has them. */
+  areas: z.array(fleetArea),
   /** kWh produced in the last 30 days, best first (at most 10). */
   ranking: z.array(z.object({ token: z.string(), name: z.string(), kwh: z.number() })),
   /** The 10 alarms that started last. */

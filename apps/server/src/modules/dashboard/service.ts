@@ -26,6 +26,7 @@ import { createGroupRepository } from '../groups/repository.ts';
 import type { ListQueries } from '../gensets/list.ts';
 import { countOf, pageOf } from '../../db/paging.ts';
 import { createFirstReadings } from './first-readings.ts';
+import { areasOf, MAP_SETS } from './areas.ts';
 import type { DirectoryEntry } from '../gensets/directory.ts';
 
 const RANKING_SIZE = 10;
@@ -68,6 +69,8 @@ export interface DashboardOptions {
   lists: Pick<ListQueries, 'visible'>;
   /** How a large fleet's alarms are read (defaults LISTED_SETS, LATEST_PAGE, LATEST_PAGES; tests set smaller). */
   alarmReads?: { listedSets: number; latestPage: number; latestPages: number };
+  /** Most sets the home map shows one by one, more are shown by area (default MAP_SETS; tests set fewer). */
+  mapSets?: number;
 }
 
 /** A usable coordinate: numbers in range, and not the 0/0 a receiver without a fix reports. */
@@ -190,6 +193,10 @@ export function createDashboardService(opts: DashboardOptions) {
         if (at) positions.push({ token: s.token, name: s.name, status, alarmnum, ...at, kw: status !== 0 ? kw : null });
       }
 
+      // a fleet too large to show set by set on a map is shown by area
+      const mapSets = opts.mapSets ?? MAP_SETS;
+      const areas = positions.length > mapSets ? areasOf(positions) : [];
+
       const members = membersOf(fleet);
       const levels = await openAlarmLevels(fleet, members);
       const alarms = { total: 0, warning: 0, shutdown: 0, trip: 0 };
@@ -213,7 +220,8 @@ export function createDashboardService(opts: DashboardOptions) {
         counts,
         alarms,
         totalKw: Math.round(totalKw * 10) / 10,
-        positions,
+        positions: areas.length ? [] : positions,
+        areas,
         ranking,
         latestAlarms: latest.map((a) => ({ ...alarmEntry(a, lang), token: a.token, setName: a.name })),
         ts: now,

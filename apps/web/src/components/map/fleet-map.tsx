@@ -10,7 +10,11 @@ import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import type { SetState } from '@genset/protocol';
 import { STATE_ORDER, STATUS_HEX } from '../set-status.ts';
+import { formatNumber } from '../format.ts';
+import { areaCounts, areaGradient, areaTitle, drawAreas, type MapArea } from './map-areas.ts';
 import './fleet-map.css';
+
+export type { MapArea };
 
 export const OSM_TILES = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
 const OSM_ATTRIBUTION = '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a>';
@@ -35,11 +39,14 @@ type View = 'map' | 'list';
 
 export function FleetMap({
   points,
+  areas = [],
   height = 320,
   tileUrl = OSM_TILES,
   testId = 'fleet-map',
 }: {
   points: MapPoint[];
+  /** A large fleet's sets by area, drawn instead of points. */
+  areas?: MapArea[];
   height?: number;
   tileUrl?: string;
   testId?: string;
@@ -84,12 +91,17 @@ export function FleetMap({
     };
   }, [t, tileUrl]);
 
-  // Dots for the points; the view fits them.
+  // Dots for the points (or discs for the areas); the view fits them.
   useEffect(() => {
     const instance = map.current;
     const group = layer.current;
     if (!instance || !group) return;
     group.clearLayers();
+    if (areas.length) {
+      drawAreas(instance, group, areas, t);
+      instance.fitBounds(L.latLngBounds(areas.flatMap((a) => a.bounds)), { padding: [24, 24], maxZoom: 12 });
+      return;
+    }
     for (const p of points) {
       const alarmed = (p.alarms ?? 0) > 0;
       const dot = L.circleMarker([p.lat, p.lon], {
@@ -115,7 +127,7 @@ export function FleetMap({
         padding: [24, 24],
         maxZoom: 12,
       });
-  }, [points, t, navigate]);
+  }, [points, areas, t, navigate]);
 
   // The box may have been hidden (list view) or resized by the layout.
   useEffect(() => {
@@ -149,6 +161,16 @@ export function FleetMap({
           />
         ) : null}
       </div>
+      {areas.length ? (
+        <Typography.Paragraph type="secondary" className="fleet-map-areas-note" data-testid="map-by-area">
+          {t('gensets.map.byArea', {
+            total: formatNumber(
+              areas.reduce((n, a) => n + a.sets, 0),
+              0,
+            ),
+          })}
+        </Typography.Paragraph>
+      ) : null}
       <div
         ref={box}
         className="fleet-map-canvas"
@@ -163,30 +185,51 @@ export function FleetMap({
               {t('gensets.map.unavailable')}
             </Typography.Paragraph>
           ) : null}
-          <List
-            size="small"
-            dataSource={points}
-            locale={{ emptyText: t('gensets.map.noPositions') }}
-            renderItem={(p) => (
-              <List.Item key={p.key} data-testid="map-list-item">
-                <span
-                  className={`fleet-map-dot${(p.alarms ?? 0) > 0 ? ' fleet-map-ring' : ''}`}
-                  style={{ background: STATUS_HEX[p.status] }}
-                />
-                <div className="fleet-map-list-main">
-                  {p.href ? <Link to={p.href}>{p.name}</Link> : <span>{p.name}</span>}
-                  <Typography.Text type="secondary" className="fleet-map-list-sub">
-                    <span data-state={p.status}>{t(`gensets.status.${p.status}`)}</span>
-                    {(p.alarms ?? 0) > 0 ? ` · ${t('gensets.status.alarmCount', { count: p.alarms })}` : ''}
-                    {p.detail ? ` · ${p.detail}` : ''}
+          {areas.length ? (
+            <List
+              size="small"
+              dataSource={areas}
+              renderItem={(a) => (
+                <List.Item key={a.key} data-testid="map-list-area">
+                  <span
+                    className={`fleet-map-dot${a.alarm > 0 ? ' fleet-map-ring' : ''}`}
+                    style={{ background: areaGradient(a) }}
+                  />
+                  <div className="fleet-map-list-main">
+                    <span>{areaTitle(a, t)}</span>
+                    <Typography.Text type="secondary" className="fleet-map-list-sub">
+                      {areaCounts(a, t)}
+                    </Typography.Text>
+                  </div>
+                </List.Item>
+              )}
+            />
+          ) : (
+            <List
+              size="small"
+              dataSource={points}
+              locale={{ emptyText: t('gensets.map.noPositions') }}
+              renderItem={(p) => (
+                <List.Item key={p.key} data-testid="map-list-item">
+                  <span
+                    className={`fleet-map-dot${(p.alarms ?? 0) > 0 ? ' fleet-map-ring' : ''}`}
+                    style={{ background: STATUS_HEX[p.status] }}
+                  />
+                  <div className="fleet-map-list-main">
+                    {p.href ? <Link to={p.href}>{p.name}</Link> : <span>{p.name}</span>}
+                    <Typography.Text type="secondary" className="fleet-map-list-sub">
+                      <span data-state={p.status}>{t(`gensets.status.${p.status}`)}</span>
+                      {(p.alarms ?? 0) > 0 ? ` · ${t('gensets.status.alarmCount', { count: p.alarms })}` : ''}
+                      {p.detail ? ` · ${p.detail}` : ''}
+                    </Typography.Text>
+                  </div>
+                  <Typography.Text type="secondary" className="fleet-map-coords">
+                    {p.lat.toFixed(4)}, {p.lon.toFixed(4)}
                   </Typography.Text>
-                </div>
-                <Typography.Text type="secondary" className="fleet-map-coords">
-                  {p.lat.toFixed(4)}, {p.lon.toFixed(4)}
-                </Typography.Text>
-              </List.Item>
-            )}
-          />
+                </List.Item>
+              )}
+            />
+          )}
         </div>
       ) : null}
     </div>

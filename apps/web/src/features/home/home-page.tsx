@@ -7,7 +7,7 @@ import { Card, Col, Row, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../../components/error-state.tsx';
-import { FleetMap, type MapPoint } from '../../components/map/fleet-map.tsx';
+import { FleetMap, type MapArea, type MapPoint } from '../../components/map/fleet-map.tsx';
 import { statusKey } from '../../components/set-status.ts';
 import { formatValue } from '../../components/format.ts';
 import { useSession } from '../../stores/session.ts';
@@ -88,6 +88,25 @@ export function HomePage() {
     [data, live],
   );
 
+  // a large fleet's sets by area (the summary gives areas instead of positions past a few thousand sets)
+  const areas = useMemo<MapArea[]>(
+    () =>
+      (data?.areas ?? []).map((a) => ({
+        key: `${a.lat},${a.lng}`,
+        lat: a.lat,
+        lon: a.lng,
+        bounds: [
+          [a.bounds.south, a.bounds.west],
+          [a.bounds.north, a.bounds.east],
+        ],
+        sets: a.sets,
+        states: a.states,
+        alarm: a.alarm,
+        detail: a.kw > 0 ? formatValue(a.kw, 'kW', 1) : undefined,
+      })),
+    [data],
+  );
+
   return (
     <div className="home">
       <Greeting />
@@ -103,7 +122,7 @@ export function HomePage() {
           <Row gutter={[12, 12]} style={{ marginTop: 12 }}>
             <Col xs={24} xl={15}>
               <Card size="small" title={<CardTitle>{t('home.map.title')}</CardTitle>} className="home-card">
-                <FleetMap points={points} height={360} />
+                <FleetMap points={points} areas={areas} height={360} />
               </Card>
             </Col>
             <Col xs={24} xl={9}>
