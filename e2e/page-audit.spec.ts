@@ -10,7 +10,8 @@
 //   - a raw translation key, a raw enum code or an ISO timestamp in visible text;
 //   - in Chinese and Russian, Latin-script words other than the demo's own names and an allow-list of proper
 //     names and international abbreviations;
-// and axe-core's serious and critical findings are asked for once per page (English, desktop).
+// and axe-core's serious and critical findings are asked for once per page (English, desktop). Each page also loads
+// under the server's Content-Security-Policy without a violation (the browser's reports and its console's).
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
 import AxeBuilder from '@axe-core/playwright';
@@ -20,6 +21,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { computeSign, DEFAULT_SIGN_SECRET, type RouteEntry } from '@genset/protocol';
 import { test, expect } from './fixtures.ts';
 import { apiLogin, baseUrl, useToken } from './helpers.ts';
+import { openInApp } from './in-app.ts';
 
 const MANAGER = { username: 'manager@example.com', password: 'Demo#2026' };
 const ADMIN = { username: 'admin@example.com', password: 'Admin#2026' };
@@ -302,6 +304,9 @@ async function targets(request: APIRequestContext, token: string) {
     }
   };
   walk(routes, '/');
+  // a set's history and alarms (the menu's own pages ask for a set first)
+  for (const path of ['/genset/history', '/genset/alarms'])
+    list.push({ path: `${path}?token=${encodeURIComponent(firstSet)}`, label: `${path}?token` });
   // each genset's live page
   for (const [, t] of gensets)
     list.push({ path: `/top/realtime?token=${encodeURIComponent(t)}`, label: '/top/realtime' });
@@ -311,49 +316,6 @@ async function targets(request: APIRequestContext, token: string) {
     list: only ? list.filter((t) => only.test(t.path)) : list,
     names: [...names].filter((n) => n.trim().length > 0),
   };
-}
-
-/** Opens a path inside the single-page app (no reload) and waits until nothing on it is loading. */
-async function openInApp(page: Page, path: string) {
-  await page.evaluate((to) => {
-    window.history.pushState(
-      { usr: null, key: Math.random().toString(36).slice(2, 10), idx: window.history.length },
-      '',
-      to,
-    );
-    window.dispatchEvent(new PopStateEvent('popstate', { state: window.history.state }));
-    window.scrollTo(0, 0);
-  }, path);
-  await settle(page);
-}
-
-async function settle(page: Page) {
-  await page.evaluate(async () => {
-    const started = performance.now();
-    let quietSince = started;
-    // A horizontal menu fits its entries to its width over a few frames (those that do not fit go to its "…"): it
-    // is looked at once they stay where they are.
-    const menuLayout = () =>
-      [...document.querySelectorAll('.ant-menu-horizontal > .ant-menu-overflow-item')]
-        .map((item) => {
-          const r = item.getBoundingClientRect();
-          return `${Math.round(r.left)}:${Math.round(r.width)}:${item.checkVisibility({ opacityProperty: true })}`;
-        })
-        .join();
-    let lastMenu = menuLayout();
-    // at most 3 s: a page still loading then is looked at as it is
-    while (performance.now() - started < 3000) {
-      await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 40)));
-      const busy = document.querySelector(
-        '.ant-skeleton, .ant-spin-spinning, .ant-table-placeholder .ant-spin, [aria-busy="true"], [class*="-enter"], [class*="-appear"]',
-      );
-      const menu = menuLayout();
-      const moving = menu !== lastMenu;
-      lastMenu = menu;
-      if (busy || moving) quietSince = performance.now();
-      else if (performance.now() - quietSince > 150) return;
-    }
-  });
 }
 
 interface Finding {
@@ -688,8 +650,28 @@ function isKnown(path: string, f: Finding) {
   return KNOWN.find((k) => f.check.startsWith(k.check) && k.page.test(path) && k.text.test(line));
 }
 
+/** The page's Content-Security-Policy violations since the last call (reported to the page or on its console). */
+const cspViolations = new WeakMap<Page, () => Promise<Finding[]>>();
+
 async function signIn(page: Page, size: (typeof SIZES)[number], lang: Language, account = MANAGER) {
   await page.setViewportSize({ width: size.width, height: size.height });
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+    document.addEventListener(
+      'securitypolicyviolation',
+      (e) => seen.push(`${e.violatedDirective} ${e.blockedURI} (${e.sourceFile}:${e.lineNumber})`),
+      true,
+    );
+  });
+  const onConsole: string[] = [];
+  page.on('console', (m) => {
+    if (/Content Security Policy|Refused to/i.test(m.text())) onConsole.push(m.text());
+  });
+  cspViolations.set(page, async () => {
+    const seen = await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations.splice(0));
+    return [...seen, ...onConsole.splice(0)].map((text) => ({ check: 'CSP violation', text }));
+  });
   const token = (await apiLogin(page.request, account)).utoken;
   await useToken(page.context(), token);
   const found = await targets(page.request, token);
@@ -718,7 +700,7 @@ for (const lang of LANGUAGES)
         const pageStarted = Date.now();
         await openInApp(page, target.path);
         const { findings, texts } = await page.evaluate(inspect, { phone: size.phone, lang });
-        findings.push(...textFindings(texts, lang, names));
+        findings.push(...textFindings(texts, lang, names), ...(await cspViolations.get(page)!()));
         report.push(
           ...lines(
             target.path,
@@ -763,6 +745,7 @@ for (const [lang, size] of [
         ...textFindings(texts, lang, names).filter(
           (f) => f.check !== 'raw code' && !(f.check === 'Latin words' && /— in “[a-z][a-z0-9_]*”$/.test(f.text)),
         ),
+        ...(await cspViolations.get(page)!()),
       );
       report.push(
         ...lines(

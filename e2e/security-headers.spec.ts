@@ -1,9 +1,9 @@
-// The Content-Security-Policy and the other security headers hold for what the console really loads: the main
-// pages (home with its map, my gensets, a set's realtime tab over the WebSocket, the history chart) and the
-// OpenAPI viewer report no violation.
+// The Content-Security-Policy and the other security headers hold for what the console really loads: the home
+// page with its map and live sets, and the OpenAPI viewer, report no violation. (Every other page of the console is
+// opened under the same policy by the page audit, which fails on any violation: e2e/page-audit.spec.ts.)
 /// <reference lib="dom" />
 import { test, expect as baseExpect } from './fixtures.ts';
-import { demoSetToken, openSignedIn } from './helpers.ts';
+import { openSignedIn } from './helpers.ts';
 
 // Charts, the map and the live dials take a while to first paint on a busy machine.
 const expect = baseExpect.configure({ timeout: 20_000 });
@@ -43,23 +43,6 @@ test('the main pages load under the security headers without a CSP violation', a
   expect(headers['cross-origin-opener-policy']).toBe('same-origin');
   await expect(page.getByTestId('welcome')).toBeVisible();
   await expect(page.getByTestId('status-counts')).toBeVisible();
-  expect(await violations()).toEqual([]);
-
-  await page.goto('/genset/mylist');
-  await expect(page.getByRole('heading', { name: 'My gensets' })).toBeVisible();
-  await expect(page.getByText('Quarry prime power').first()).toBeVisible();
-  expect(await violations()).toEqual([]);
-
-  await page.goto(`/top/realtime?token=${demoSetToken('Quarry prime power')}`);
-  await expect(page.getByTestId('set-name')).toHaveText('Quarry prime power');
-  // the realtime channel is a WebSocket: connect-src allows it
-  await expect(page.getByTestId('live-connection')).toHaveText('Live', { timeout: 30_000 });
-  await expect(page.getByTestId('gauge-rpm').getByTestId('gauge-value')).toHaveText(/\d/);
-  expect(await violations()).toEqual([]);
-
-  await page.goto(`/genset/history?token=${demoSetToken('Quarry prime power')}`);
-  await expect(page.getByRole('heading', { name: 'History' })).toBeVisible();
-  await expect(page.getByTestId('trend-chart').locator('canvas').first()).toBeVisible();
   expect(await violations()).toEqual([]);
 
   await page.goto('/yewu/docs');
