@@ -1,9 +1,10 @@
 // Alarm episodes on a set's alarm page, on a server of the test's own (its alarms are the test's): an alarm that
 // chattered shows as one row with its count and a flapping mark; the manager acknowledges the active alarm with a
 // comment (an empty one is refused in the page's language), and the row then says who, when and why; the fleet's
-// alarm list finds an alarm by the words of its title. In English and in Chinese.
+// alarm list finds an alarm by the words of its title; the active alarm is shelved for four hours with a reason
+// (none is refused) and taken off the shelf again. In English and in Chinese.
 import { test, expect } from './fixtures.ts';
-import { signInAt, toast } from './helpers.ts';
+import { chooseOption, signInAt, toast } from './helpers.ts';
 import { startOwnServer } from './own-server.ts';
 
 let own: Awaited<ReturnType<typeof startOwnServer>> | undefined;
@@ -77,6 +78,12 @@ for (const [lang, words] of [
       required: 'Write what is being done',
       done: 'Alarm acknowledged',
       comment: 'Crew on the way, there in 20 minutes',
+      shelve: 'Shelve',
+      span: '4 hours',
+      reasonRequired: 'Say why it is shelved',
+      reason: 'Stop button stuck, part on order',
+      shelved: 'Alarm shelved',
+      unshelved: 'Alarm taken off the shelf',
     },
   ],
   [
@@ -87,10 +94,16 @@ for (const [lang, words] of [
       required: '请填写正在采取的措施',
       done: '报警已确认',
       comment: '维修人员已出发',
+      shelve: '搁置',
+      span: '4 小时',
+      reasonRequired: '请填写搁置原因',
+      reason: '急停按钮卡住，配件已订购',
+      shelved: '报警已搁置',
+      unshelved: '已取消搁置',
     },
   ],
 ] as const)
-  test(`${lang}: a chattering alarm is one row with its count; the active one is acknowledged with a comment`, async ({
+  test(`${lang}: a chattering alarm is one row with its count; the active one is acknowledged with a comment and shelved for a while`, async ({
     page,
   }) => {
     const token = await setWithAlarms(`Ack set ${lang}`);
@@ -129,6 +142,34 @@ for (const [lang, words] of [
       .executeTakeFirstOrThrow();
     expect(row.ack_comment).toBe(words.comment);
     expect(row.ack_at).not.toBeNull();
+
+    // shelved for four hours with a reason (none is refused); the row says until when, by whom and why
+    await active.getByTestId('alarm-shelve-button').click();
+    const shelving = page.getByTestId('shelve-dialog');
+    await expect(shelving.getByRole('dialog')).toContainText(TITLES.stop[lang]);
+    await chooseOption(page, shelving.getByRole('combobox'), words.span);
+    await shelving.getByRole('button', { name: words.shelve }).click();
+    await expect(shelving.locator('.ant-form-item-explain-error')).toHaveText(words.reasonRequired);
+    await shelving.getByRole('textbox').fill(words.reason);
+    await shelving.getByRole('button', { name: words.shelve }).click();
+    await expect(toast(page)).toContainText(words.shelved);
+    const shelf = active.getByTestId('alarm-shelf');
+    await expect(shelf).toContainText('Mia Manager');
+    await expect(shelf).toContainText(words.reason);
+    const kept = await own!.server.app.database.db
+      .selectFrom('alarm')
+      .innerJoin('genset', 'genset.id', 'alarm.genset_id')
+      .select(['alarm.shelved_until', 'alarm.shelved_at', 'alarm.shelve_reason'])
+      .where('genset.token', '=', token)
+      .where('alarm.code', '=', 'emergency_stop')
+      .executeTakeFirstOrThrow();
+    expect(Number(kept.shelved_until) - Number(kept.shelved_at)).toBe(4 * 3_600_000);
+    expect(kept.shelve_reason).toBe(words.reason);
+    // taken off the shelf by hand: the button to shelve it is back
+    await shelf.getByTestId('alarm-unshelve-button').click();
+    await expect(toast(page)).toContainText(words.unshelved);
+    await expect(active.getByTestId('alarm-shelf')).toHaveCount(0);
+    await expect(active.getByTestId('alarm-shelve-button')).toBeVisible();
 
     // the fleet's alarm list finds alarms by the words of their title, and shows the acknowledgement too
     await page.goto(`${url}/genset/alarms`);

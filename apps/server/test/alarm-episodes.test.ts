@@ -2,12 +2,20 @@
 // apart, and an alarm bit chattering 20 times in a minute, are each one alarm (one episode) and one notice per
 // channel; the chattering one is flapping and counts its occurrences; its end is told once, after the hold time;
 // one that comes back later is a new episode. An alarm is acknowledged with a comment by someone who may command
-// its set, once; a viewer may not, nor a stranger, and a bad comment changes nothing.
+// its set, once; a viewer may not, nor a stranger, and a bad comment changes nothing. An active alarm is shelved
+// for a while with a reason: it tells no one, a new episode of it inherits the shelf, and when the time is up (the
+// clock moved) the round takes it off and tells it again once, if it is still active. Each step is in the set's
+// operation log, in the reader's language.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, login } from './helpers.ts';
 import { moduleFor, newSet, RUNNING, serverWithStranger } from './support/history-data.ts';
 import type { TestApp } from './helpers.ts';
-import { ALARM_HOLD_MS, FLAP_CYCLES, tellEndedEpisodes } from '../src/modules/devices/ingest/episodes.ts';
+import {
+  ALARM_HOLD_MS,
+  FLAP_CYCLES,
+  returnShelvedAlarms,
+  tellEndedEpisodes,
+} from '../src/modules/devices/ingest/episodes.ts';
 
 let t: TestApp;
 let manager: string;
@@ -215,5 +223,154 @@ describe('acknowledging an alarm', () => {
     expect(again.msg).toBe('Mia Manager ya confirmó esta alarma.');
     const kept = await db().selectFrom('alarm').select(['ack_comment']).where('id', '=', id).executeTakeFirst();
     expect(kept?.ack_comment).toBe('Crew on the way, ETA 20 min');
+
+    // the set's operation log says who acknowledged what, in the reader's language
+    const log = await call(t.app, 'POST', '/genset/info', {
+      token: manager,
+      lang: 'zh-CN',
+      body: { token: set.token },
+    });
+    expect(log.data.operations.map((o: { matter: string }) => o.matter)).toContain(
+      '确认了“Episode acknowledged”的报警“紧急停机”：Crew on the way, ETA 20 min',
+    );
+  });
+});
+
+describe('shelving an alarm', () => {
+  const LOW_FUEL = { ...RUNNING, alarm_low_fuel_warning: 1, common_warning: 1 };
+
+  it('tells no one while shelved, a new episode included; back when the time is up, told once if still active', async () => {
+    const set = await newSet(t, { companyId, name: 'Episode shelved' });
+    const m = await moduleFor(t, set);
+    const t0 = Date.now() - 10 * 60_000;
+    await m.send(LOW_FUEL, t0);
+    const [first] = await alarmsOf(set.id, 'low_fuel_warning');
+    expect(await eventsOf(set.id)).toEqual(['alarm.raised']);
+
+    // a span not offered, or no reason: refused in the caller's language, nothing changes
+    for (const [body, message] of [
+      [{ id: first!.id, minutes: 7, reason: 'Part on order' }, /^Длительность: /],
+      [{ id: first!.id, minutes: 60, reason: '  ' }, /^Причина: /],
+    ] as const) {
+      const bad = await call(t.app, 'POST', '/alarm/shelve', { token: manager, lang: 'ru-RU', body });
+      expect(bad.code).toBe(400);
+      expect(bad.msg).toMatch(message);
+    }
+    const viewer = await login(t.app, 'viewer@example.com', 'Demo#2026');
+    const info = await call(t.app, 'POST', '/genset/info', { token: manager, body: { token: set.token } });
+    expect(
+      (await call(t.app, 'POST', '/sub/add', { token: viewer, body: { code: info.data.subscriptionCode } })).code,
+    ).toBe(200);
+    const shelf = { id: first!.id, minutes: 60, reason: 'Fuel delivery booked for 14:00' };
+    expect((await call(t.app, 'POST', '/alarm/shelve', { token: viewer, body: shelf })).code).toBe(403);
+    expect((await call(t.app, 'POST', '/alarm/shelve', { token: stranger, body: shelf })).code).toBe(404);
+    const untouched = await db()
+      .selectFrom('alarm')
+      .select('shelved_until')
+      .where('id', '=', first!.id)
+      .executeTakeFirst();
+    expect(untouched).toEqual({ shelved_until: null });
+
+    const before = Date.now();
+    const ok = await call(t.app, 'POST', '/alarm/shelve', { token: manager, body: shelf });
+    expect(ok.code, ok.msg).toBe(200);
+    expect(ok.data.shelf).toEqual({
+      by: 'Mia Manager',
+      at: expect.any(Number),
+      until: expect.any(Number),
+      reason: 'Fuel delivery booked for 14:00',
+    });
+    const until = ok.data.shelf.until as number;
+    expect(until - ok.data.shelf.at).toBe(60 * 60_000);
+    expect(ok.data.shelf.at).toBeGreaterThanOrEqual(before);
+    // the viewer sees it shelved, and a second shelf is refused naming who shelved it
+    const seen = await call(t.app, 'POST', '/alarm/current', { token: viewer, body: { token: set.token } });
+    expect(seen.data.list[0].shelf).toEqual(ok.data.shelf);
+    const again = await call(t.app, 'POST', '/alarm/shelve', { token: manager, lang: 'es-ES', body: shelf });
+    expect(again.code).toBe(409);
+    expect(again.msg).toBe('Mia Manager ya aparcó esta alarma.');
+
+    // while shelved: it clears (its end is not told) and comes back after the hold time as a new episode, on the shelf
+    // too, told to no one
+    await m.send(RUNNING, t0 + 1000);
+    await m.send(LOW_FUEL, t0 + 1000 + ALARM_HOLD_MS + 1);
+    await m.close();
+    const episodes = await db()
+      .selectFrom('alarm')
+      .select(['id', 'end_ts', 'shelved_until', 'shelve_reason'])
+      .where('genset_id', '=', set.id)
+      .orderBy('id')
+      .execute();
+    expect(episodes).toEqual([
+      { id: first!.id, end_ts: t0 + 1000, shelved_until: until, shelve_reason: shelf.reason },
+      { id: expect.any(Number), end_ts: null, shelved_until: until, shelve_reason: shelf.reason },
+    ]);
+    expect(await tellEndedEpisodes(db(), Date.now() + ALARM_HOLD_MS)).toBeGreaterThanOrEqual(0);
+    expect(await eventsOf(set.id)).toEqual(['alarm.raised']);
+
+    // the time is up: both come off the shelf, and the one still active is told again, once whichever round
+    expect(await returnShelvedAlarms(db(), until - 1)).toBe(0);
+    await returnShelvedAlarms(db(), until);
+    await returnShelvedAlarms(db(), until + 1000);
+    const back = await db().selectFrom('alarm').select(['shelved_until']).where('genset_id', '=', set.id).execute();
+    expect(back).toEqual([{ shelved_until: null }, { shelved_until: null }]);
+    expect(await eventsOf(set.id)).toEqual(['alarm.raised', 'alarm.raised']);
+    const sent = await deliveriesOf(set.id);
+    expect(sent['alarm.raised email']).toBe(2);
+    expect(sent['alarm.raised sms']).toBe(2);
+
+    // the operation log, in Chinese
+    const log = await call(t.app, 'POST', '/genset/info', {
+      token: manager,
+      lang: 'zh-CN',
+      body: { token: set.token },
+    });
+    const shelved = log.data.operations.find((o: { matter: string }) => o.matter.startsWith('搁置了'));
+    expect(shelved.matter).toMatch(
+      /^搁置了“Episode shelved”的报警“低燃油位警告”，至 .+：Fuel delivery booked for 14:00$/,
+    );
+  });
+
+  it('is taken off the shelf by hand; an alarm that ended cannot be shelved', async () => {
+    const set = await newSet(t, { companyId, name: 'Episode unshelved' });
+    const m = await moduleFor(t, set);
+    const t0 = Date.now() - 5 * 60_000;
+    await m.send(
+      { ...RUNNING, alarm_emergency_stop: 1, common_shutdown: 1, alarm_low_fuel_warning: 1, common_warning: 1 },
+      t0,
+    );
+    await m.send({ ...RUNNING, alarm_emergency_stop: 1, common_shutdown: 1 }, t0 + 1000);
+    await m.close();
+    const [stop] = await alarmsOf(set.id, 'emergency_stop');
+    const [fuel] = await alarmsOf(set.id, 'low_fuel_warning');
+    expect(fuel!.end_ts).toBe(t0 + 1000);
+
+    const ended = await call(t.app, 'POST', '/alarm/shelve', {
+      token: manager,
+      lang: 'zh-CN',
+      body: { id: fuel!.id, minutes: 15, reason: 'Known' },
+    });
+    expect(ended.code).toBe(409);
+    expect(ended.msg).toBe('该报警已结束：只有活动的报警才能搁置。');
+
+    const shelved = await call(t.app, 'POST', '/alarm/shelve', {
+      token: manager,
+      body: { id: stop!.id, minutes: 4320, reason: 'Button stuck, part on order' },
+    });
+    expect(shelved.code, shelved.msg).toBe(200);
+    expect(shelved.data.shelf.until - shelved.data.shelf.at).toBe(3 * 24 * 3_600_000);
+    const off = await call(t.app, 'POST', '/alarm/unshelve', { token: manager, body: { id: stop!.id } });
+    expect(off.code, off.msg).toBe(200);
+    expect(off.data).toMatchObject({ id: stop!.id, end: null, shelf: null });
+    const twice = await call(t.app, 'POST', '/alarm/unshelve', {
+      token: manager,
+      lang: 'tr-TR',
+      body: { id: stop!.id },
+    });
+    expect(twice.code).toBe(409);
+    expect(twice.msg).toBe('Bu alarm ertelenmiş değil.');
+    // nothing left on a shelf to come back: the round tells nothing more
+    await returnShelvedAlarms(db(), Date.now() + 4 * 24 * 3_600_000);
+    expect(await eventsOf(set.id)).toEqual(['alarm.raised', 'alarm.raised']);
   });
 });

@@ -7,6 +7,7 @@ import { createHistoryService } from '../modules/history/service.ts';
 import { createRuntimeExport } from '../modules/history/export.ts';
 import { historyRoutes } from '../modules/history/routes.ts';
 import { createDashboardService } from '../modules/dashboard/service.ts';
+import { createAlarmActions } from '../modules/history/alarm-actions.ts';
 import { dashboardRoutes } from '../modules/dashboard/routes.ts';
 
 export default fp(
@@ -29,7 +30,8 @@ export default fp(
       lists: app.gensets.lists,
       mapSets: app.config.homeMapSets,
     });
-    await app.register(historyRoutes, { prefix: API_BASE, history, exportRuntimeData });
+    const alarms = createAlarmActions({ db, devices: devices.service });
+    await app.register(historyRoutes, { prefix: API_BASE, history, alarms, exportRuntimeData });
     await app.register(dashboardRoutes, { prefix: API_BASE, dashboard });
   },
   { name: 'history', dependencies: ['devices', 'gensets'] },

@@ -13,7 +13,7 @@ import {
   type NoticeEvent,
   type NotificationEngine,
 } from '../modules/notifications/engine.ts';
-import { tellEndedEpisodes } from '../modules/devices/ingest/episodes.ts';
+import { returnShelvedAlarms, tellEndedEpisodes } from '../modules/devices/ingest/episodes.ts';
 import { createNoticeService } from '../modules/notifications/service.ts';
 import {
   createWebhookPoster,
@@ -81,7 +81,10 @@ export default fp(
       push,
       scope: app.devices.fleet.scope,
       ...(opts.tickMs ? { tickMs: opts.tickMs } : {}),
-      beforeRound: (now) => tellEndedEpisodes(db, now),
+      beforeRound: async (now) => {
+        await tellEndedEpisodes(db, now);
+        await returnShelvedAlarms(db, now);
+      },
     });
     const startedAt = Date.now();
     const offline = createOfflineWatch({ db, holder: engine.holder, startedAt, scope: app.devices.fleet.scope });

@@ -180,6 +180,16 @@ export const ROWS: Record<string, Row> = {
     404,
     'the id names no alarm',
   ),
+  'POST /yewu/alarm/shelve': answering(
+    { ...needs(P.alarmView), only: true, fixed: { id: 2_000_000_000, minutes: 60, reason: 'Matrix shelf' } },
+    404,
+    'the id names no alarm',
+  ),
+  'POST /yewu/alarm/unshelve': answering(
+    { ...needs(P.alarmView), only: true, fixed: { id: 2_000_000_000 } },
+    404,
+    'the id names no alarm',
+  ),
   'POST /yewu/alarm/chart': needs(P.alarmView),
   'POST /yewu/maintain/countdown': SIGNED,
   'POST /yewu/genset/exportruntimedata': SIGNED,

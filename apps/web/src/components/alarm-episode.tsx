@@ -1,7 +1,8 @@
-// What an alarm of the history says of its episode: how often it was raised in it, whether it flapped, and who
-// acknowledged it, when and why (or, for those who may, the button to acknowledge it).
+// What an alarm of the history says of its episode: how often it was raised in it, whether it flapped, who
+// acknowledged it, when and why (or, for those who may, the button to acknowledge it), and whether it is shelved,
+// until when, by whom and why (or the buttons to shelve it and to take it off the shelf).
 import { Button, Space, Tag, Tooltip, Typography } from 'antd';
-import { CheckCircleOutlined } from '@ant-design/icons';
+import { CheckCircleOutlined, PauseCircleOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { AlarmEntry } from '@genset/protocol';
 import { formatDateTime } from './format.ts';
@@ -52,4 +53,45 @@ export function AlarmAck({ alarm, onAck }: { alarm: AlarmEntry; onAck?: (() => v
       </Button>
     );
   return <Typography.Text type="secondary">{t('live.alarms.notAcked')}</Typography.Text>;
+}
+
+/** The alarm's shelf, if it is on one: until when, by whom and why; else (when given) the button to shelve it. */
+export function AlarmShelf({
+  alarm,
+  onShelve,
+  onUnshelve,
+}: {
+  alarm: AlarmEntry;
+  onShelve?: (() => void) | undefined;
+  onUnshelve?: (() => void) | undefined;
+}) {
+  const { t } = useTranslation();
+  const { shelf } = alarm;
+  if (shelf)
+    return (
+      <Space size={4} align="start" data-testid="alarm-shelf">
+        <PauseCircleOutlined style={{ color: '#531dab', marginTop: 4 }} aria-hidden />
+        <Space direction="vertical" size={0}>
+          <Typography.Text data-testid="alarm-shelf-until">
+            {t('live.alarms.shelvedUntil', { time: formatDateTime(shelf.until) })}
+          </Typography.Text>
+          <Typography.Text type="secondary">
+            {t('live.alarms.shelvedBy', { name: shelf.by, time: formatDateTime(shelf.at) })}
+          </Typography.Text>
+          <Typography.Text type="secondary">{shelf.reason}</Typography.Text>
+          {onUnshelve ? (
+            <Button size="small" onClick={onUnshelve} data-testid="alarm-unshelve-button">
+              {t('live.alarms.unshelveAction')}
+            </Button>
+          ) : null}
+        </Space>
+      </Space>
+    );
+  if (onShelve && alarm.end === null)
+    return (
+      <Button size="small" onClick={onShelve} data-testid="alarm-shelve-button">
+        {t('live.alarms.shelveAction')}
+      </Button>
+    );
+  return null;
 }

@@ -191,6 +191,8 @@ export const alarmEntry = z.object({
   occurrences: z.number().int().optional(),
   flapping: z.boolean().optional(),
   ack: z.object({ by: z.string(), at: z.number(), comment: z.string() }).nullable().optional(),
+  /** While it is shelved: by whom, when, until when and why (it notifies no one until then). */
+  shelf: z.object({ by: z.string(), at: z.number(), until: z.number(), reason: z.string() }).nullable().optional(),
 });
 export type AlarmEntry = z.infer<typeof alarmEntry>;
 
@@ -206,6 +208,30 @@ export const alarmAckRequest = z.strictObject({
 });
 export type AlarmAckRequest = z.input<typeof alarmAckRequest>;
 export const alarmAckResponse = alarmEntry;
+
+/**
+ * /alarm/shelve: someone who may command the set keeps an active alarm from notifying for one of these spans (in
+ * minutes: a quarter of an hour to three days), with a reason; it comes back, and is told again if still active,
+ * when the span ends. /alarm/unshelve takes it off the shelf before then.
+ */
+export const SHELVE_MINUTES = [15, 60, 240, 480, 1440, 4320] as const;
+export const ALARM_SHELVE_REASON_MAX = 500;
+export const alarmShelveRequest = z.strictObject({
+  id: z.number({ error: V.required }).int({ error: V.invalid }).positive({ error: V.invalid }),
+  minutes: z
+    .number({ error: V.required })
+    .refine((m) => (SHELVE_MINUTES as readonly number[]).includes(m), { error: V.invalid }),
+  reason: z
+    .string({ error: V.required })
+    .trim()
+    .min(1, { error: V.required })
+    .max(ALARM_SHELVE_REASON_MAX, { error: V.tooLong }),
+});
+export type AlarmShelveRequest = z.input<typeof alarmShelveRequest>;
+export const alarmUnshelveRequest = z.strictObject({
+  id: z.number({ error: V.required }).int({ error: V.invalid }).positive({ error: V.invalid }),
+});
+export type AlarmUnshelveRequest = z.input<typeof alarmUnshelveRequest>;
 
 /**
  * /devicedata/getalarmhistory: alarms that started within the range, of one set, or without a token of every set

@@ -37,6 +37,7 @@ import { subscriptionVersionStatements } from './030-subscription-version-statem
 import { messageLog } from './031-message-log.ts';
 import { pushSubscriptions } from './032-push-subscriptions.ts';
 import { alarmEpisodes } from './033-alarm-episodes.ts';
+import { alarmShelving } from './034-alarm-shelving.ts';
 
 export function migrations(kind: DbKind): Record<string, Migration> {
   return {
@@ -74,5 +75,6 @@ export function migrations(kind: DbKind): Record<string, Migration> {
     '031-message-log': messageLog(kind),
     '032-push-subscriptions': pushSubscriptions(kind),
     '033-alarm-episodes': alarmEpisodes(),
+    '034-alarm-shelving': alarmShelving(),
   };
 }

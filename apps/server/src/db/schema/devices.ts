@@ -124,6 +124,11 @@ export interface AlarmTable {
   ack_by: number | null;
   ack_at: number | null;
   ack_comment: string | null;
+  /** While shelved: until when it notifies no one (a new episode of the same code on the set inherits it). */
+  shelved_until: number | null;
+  shelved_by: number | null;
+  shelved_at: number | null;
+  shelve_reason: string | null;
 }
 
 export interface RollupTable {

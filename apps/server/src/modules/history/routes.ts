@@ -9,6 +9,8 @@ import {
   alarmChartResponse,
   alarmHistoryRequest,
   alarmHistoryResponse,
+  alarmShelveRequest,
+  alarmUnshelveRequest,
   currentAlarmsResponse,
   historyChartRequest,
   historyChartResponse,
@@ -22,13 +24,14 @@ import {
 import { envelope } from '../../lib/envelope.ts';
 import type { HistoryService } from './service.ts';
 import type { RuntimeExport } from './export.ts';
+import type { AlarmActions } from './alarm-actions.ts';
 
 export async function historyRoutes(
   app: FastifyInstance,
-  opts: { history: HistoryService; exportRuntimeData: RuntimeExport },
+  opts: { history: HistoryService; alarms: AlarmActions; exportRuntimeData: RuntimeExport },
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { history } = opts;
+  const { history, alarms } = opts;
   const tags = ['history'];
 
   r.post('/history/chart', {
@@ -87,7 +90,30 @@ export async function historyRoutes(
       response: { 200: envelope(alarmAckResponse) },
     },
     config: { access: { permission: Permission.alarmView, scope: 'set' } },
-    handler: async (req, reply) => reply.ok(await history.acknowledge(req.session!, req.body, req.lang)),
+    handler: async (req, reply) => reply.ok(await alarms.acknowledge(req.session!, req.body, req.lang, req.ip)),
+  });
+
+  r.post('/alarm/shelve', {
+    schema: {
+      tags,
+      summary:
+        'Shelves an active alarm for a while with a reason (who may command its set): it notifies no one, a new episode of it on the set included, until the time is up; then it is told again if still active',
+      body: alarmShelveRequest,
+      response: { 200: envelope(alarmAckResponse) },
+    },
+    config: { access: { permission: Permission.alarmView, scope: 'set' } },
+    handler: async (req, reply) => reply.ok(await alarms.shelve(req.session!, req.body, req.lang, req.ip)),
+  });
+
+  r.post('/alarm/unshelve', {
+    schema: {
+      tags,
+      summary: 'Takes an alarm off its shelf before its time is up (who may command its set)',
+      body: alarmUnshelveRequest,
+      response: { 200: envelope(alarmAckResponse) },
+    },
+    config: { access: { permission: Permission.alarmView, scope: 'set' } },
+    handler: async (req, reply) => reply.ok(await alarms.unshelve(req.session!, req.body, req.lang, req.ip)),
   });
 
   r.post('/alarm/chart', {

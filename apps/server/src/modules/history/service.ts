@@ -23,7 +23,7 @@ import {
 } from '@genset/protocol';
 import { sql, type RawBuilder } from 'kysely';
 import type { Db, DbKind } from '../../db/database.ts';
-import { AppError, notFound } from '../../lib/errors.ts';
+import { AppError } from '../../lib/errors.ts';
 import type { SessionContext } from '../auth/service.ts';
 import type { GensetRow } from '../devices/fleet.ts';
 import type { ProtocolStore } from '../devices/protocols.ts';
@@ -85,8 +85,13 @@ export function alarmEntry(
     ack_at?: number | null;
     ack_comment?: string | null;
     ack_name?: string | null;
+    shelved_until?: number | null;
+    shelved_at?: number | null;
+    shelve_reason?: string | null;
+    shelf_name?: string | null;
   },
   lang: Language,
+  now = Date.now(),
 ): AlarmEntry {
   return {
     id: row.id,
@@ -104,7 +109,31 @@ export function alarmEntry(
               ? null
               : { by: row.ack_name ?? '', at: Number(row.ack_at), comment: row.ack_comment ?? '' },
         }),
+    ...(row.shelved_until === undefined
+      ? {}
+      : {
+          // on the shelf until its time is up (the notification round then takes it off)
+          shelf:
+            row.shelved_until === null || Number(row.shelved_until) <= now
+              ? null
+              : {
+                  by: row.shelf_name ?? '',
+                  at: Number(row.shelved_at),
+                  until: Number(row.shelved_until),
+                  reason: row.shelve_reason ?? '',
+                },
+        }),
   };
+}
+
+/** Alarms with the names of whoever acknowledged and shelved each (alarmEntry reads them). */
+export function alarmsWithPeople(db: Db) {
+  return db
+    .selectFrom('alarm')
+    .leftJoin('users as acker', 'acker.id', 'alarm.ack_by')
+    .leftJoin('users as shelver', 'shelver.id', 'alarm.shelved_by')
+    .selectAll('alarm')
+    .select(['acker.nickname as ack_name', 'shelver.nickname as shelf_name']);
 }
 
 function itemError(item: string): AppError {
@@ -395,14 +424,6 @@ export function createHistoryService(opts: HistoryServiceOptions) {
     return { start: r.start, end: r.end, timeZone, days: days.map((d) => d.label), levels, totals };
   }
 
-  /** Alarms with the name of whoever acknowledged each (alarmEntry reads both). */
-  const alarmsWithAcker = () =>
-    db
-      .selectFrom('alarm')
-      .leftJoin('users as acker', 'acker.id', 'alarm.ack_by')
-      .selectAll('alarm')
-      .select('acker.nickname as ack_name');
-
   return {
     itemsFor,
     tableRows,
@@ -487,8 +508,10 @@ export function createHistoryService(opts: HistoryServiceOptions) {
         query
           .innerJoin('genset', 'genset.id', 'alarm.genset_id')
           .leftJoin('users as acker', 'acker.id', 'alarm.ack_by')
+          .leftJoin('users as shelver', 'shelver.id', 'alarm.shelved_by')
           .selectAll('alarm')
-          .select(['genset.token as set_token', 'genset.name as set_name', 'acker.nickname as ack_name'])
+          .select(['genset.token as set_token', 'genset.name as set_name'])
+          .select(['acker.nickname as ack_name', 'shelver.nickname as shelf_name'])
           .orderBy('start_ts', 'desc')
           .orderBy('alarm.id', 'desc')
           .limit(limit)
@@ -507,39 +530,13 @@ export function createHistoryService(opts: HistoryServiceOptions) {
 
     async currentAlarms(ctx: SessionContext, token: string, lang: Language) {
       const { set } = await devices.resolve(ctx, token, 'view');
-      const rows = await alarmsWithAcker()
+      const rows = await alarmsWithPeople(db)
         .where('genset_id', '=', set.id)
         .where('end_ts', 'is', null)
         .orderBy('start_ts')
         .orderBy('alarm.id')
         .execute();
       return { alarmnum: rows.length, list: rows.map((row) => alarmEntry(row, lang)) };
-    },
-
-    /**
-     * Acknowledges an alarm (an episode) with a comment: whoever may command its set says they have seen it and are
-     * on it. Who, when and why are kept; an alarm is acknowledged once.
-     */
-    async acknowledge(ctx: SessionContext, input: { id: number; comment: string }, lang: Language) {
-      const found = await db
-        .selectFrom('alarm')
-        .innerJoin('genset', 'genset.id', 'alarm.genset_id')
-        .select(['alarm.id', 'genset.token'])
-        .where('alarm.id', '=', input.id)
-        .where('genset.deleted_at', 'is', null)
-        .executeTakeFirst();
-      if (!found) throw notFound();
-      await devices.resolve(ctx, found.token, 'control');
-      const done = await db
-        .updateTable('alarm')
-        .set({ acknowledged: 1, ack_by: ctx.user.id, ack_at: Date.now(), ack_comment: input.comment })
-        .where('id', '=', input.id)
-        .where('ack_at', 'is', null)
-        .executeTakeFirst();
-      const row = await alarmsWithAcker().where('alarm.id', '=', input.id).executeTakeFirstOrThrow();
-      if (Number(done.numUpdatedRows) !== 1)
-        throw new AppError(ResultCode.conflict, 'history.alarmAcknowledged', { name: row.ack_name ?? '' });
-      return alarmEntry(row, lang);
     },
 
     async alarmChart(ctx: SessionContext, input: RangeRequest & { token?: string | undefined }, timeZone: string) {

@@ -176,6 +176,11 @@ export function renderEntry(
     // a figure with decimals in the reader's digits ("12,5" in Russian); whole numbers (ids, counts) as they are
     else if (typeof value === 'number')
       params[key] = Number.isInteger(value) ? value : formatNumber(value, lang, 3, false);
+    // a text recorded in every language (an alarm's title) in the reader's
+    else if (value && typeof value === 'object') {
+      const text = localText(value, lang);
+      if (text !== undefined) params[key] = text;
+    }
   }
   for (const key of MOMENT_KEYS) {
     const ts = momentOf(feedback[key]);

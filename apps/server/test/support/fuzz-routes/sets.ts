@@ -167,6 +167,11 @@ export const SET_ROUTES: Record<string, RouteCase> = {
   },
   'POST /yewu/alarm/current': { writes: false, example: post('company', { token: ref('set.own') }) },
   'POST /yewu/alarm/ack': { writes: true, example: post('company', { id: 1, comment: 'Seen, on it' }) },
+  'POST /yewu/alarm/shelve': {
+    writes: true,
+    example: post('company', { id: 1, minutes: 60, reason: 'Sensor part on order' }),
+  },
+  'POST /yewu/alarm/unshelve': { writes: true, example: post('company', { id: 1 }) },
   'POST /yewu/alarm/chart': { writes: false, example: post('company', { range: 'month' }) },
   'POST /yewu/maintain/countdown': { writes: false, example: post('company', { token: ref('set.own') }) },
   'POST /yewu/genset/exportruntimedata': {

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { Link } from 'react-router';
 import { ALARM_LEVELS, ALARM_STATES, type AlarmLevelName, type SetAlarmEntry } from '@genset/protocol';
-import { AlarmAck, AlarmEpisodeTitle } from '../../components/alarm-episode.tsx';
+import { AlarmAck, AlarmEpisodeTitle, AlarmShelf } from '../../components/alarm-episode.tsx';
 import { AlarmLevelTag } from '../../components/alarm-level-tag.tsx';
 import { ToneTag } from '../../components/tone-tag.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
@@ -111,7 +111,12 @@ export function AlarmsPage() {
         title: t('live.alarms.ackColumn'),
         width: 200,
         responsive: ['lg'],
-        render: (_, a) => <AlarmAck alarm={a} />,
+        render: (_, a) => (
+          <Space direction="vertical" size={6}>
+            <AlarmAck alarm={a} />
+            <AlarmShelf alarm={a} />
+          </Space>
+        ),
       },
     ],
     [t, fleet],

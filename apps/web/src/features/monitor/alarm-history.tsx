@@ -1,15 +1,17 @@
 // Alarms of the set that started within the range, by level and state, paged (spec 9: 20 a page, 10/20/30/50).
 // Each row is an episode: how often it was raised in it, whether it flapped, and who acknowledged it and why; those
-// who may command the set acknowledge it here.
+// who may command the set acknowledge it here, and shelve an active one for a while (or take it off the shelf).
 import { useState, type ReactNode } from 'react';
-import { Card, Select, Space, Table, Tag } from 'antd';
+import { App as AntApp, Card, Select, Space, Table, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import { ALARM_LEVELS, ALARM_STATES, PAGE_SIZES, type AlarmEntry, type AlarmHistoryResponse } from '@genset/protocol';
 import { ErrorState } from '../../components/error-state.tsx';
 import { AckDialog } from './ack-dialog.tsx';
+import { ShelveDialog } from './shelve-dialog.tsx';
+import { useShelveAlarm } from './api.ts';
 import { AlarmDuration } from './alarm-duration.tsx';
-import { AlarmAck, AlarmEpisodeTitle } from '../../components/alarm-episode.tsx';
+import { AlarmAck, AlarmEpisodeTitle, AlarmShelf } from '../../components/alarm-episode.tsx';
 import { AlarmLevelTag } from './alarm-level-tag.tsx';
 import { formatTime } from './format.ts';
 
@@ -44,7 +46,12 @@ export function AlarmHistory({
   canAck?: boolean;
 }) {
   const { t } = useTranslation();
+  const { message } = AntApp.useApp();
   const [acking, setAcking] = useState<AlarmEntry | null>(null);
+  const [shelving, setShelving] = useState<AlarmEntry | null>(null);
+  const shelve = useShelveAlarm(token);
+  const unshelve = (alarm: AlarmEntry) =>
+    shelve.mutate({ id: alarm.id }, { onSuccess: () => void message.success(t('live.alarms.unshelveDone')) });
   const columns: ColumnsType<AlarmEntry> = [
     {
       key: 'level',
@@ -80,8 +87,17 @@ export function AlarmHistory({
     {
       key: 'ack',
       title: t('live.alarms.ackColumn'),
-      width: 220,
-      render: (_, alarm) => <AlarmAck alarm={alarm} onAck={canAck ? () => setAcking(alarm) : undefined} />,
+      width: 240,
+      render: (_, alarm) => (
+        <Space direction="vertical" size={6}>
+          <AlarmAck alarm={alarm} onAck={canAck ? () => setAcking(alarm) : undefined} />
+          <AlarmShelf
+            alarm={alarm}
+            onShelve={canAck ? () => setShelving(alarm) : undefined}
+            onUnshelve={canAck ? () => unshelve(alarm) : undefined}
+          />
+        </Space>
+      ),
     },
   ];
   return (
@@ -117,7 +133,7 @@ export function AlarmHistory({
           columns={columns}
           dataSource={data?.list ?? []}
           loading={loading}
-          scroll={{ x: 940 }}
+          scroll={{ x: 960 }}
           pagination={{
             current: filter.page,
             pageSize: filter.size,
@@ -132,6 +148,7 @@ export function AlarmHistory({
         />
       )}
       <AckDialog alarm={acking} token={token} onClose={() => setAcking(null)} />
+      <ShelveDialog alarm={shelving} token={token} onClose={() => setShelving(null)} />
     </Card>
   );
 }

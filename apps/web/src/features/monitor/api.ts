@@ -116,6 +116,18 @@ export function useAcknowledgeAlarm(token: string | undefined) {
   });
 }
 
+/** Shelves an alarm for a span with a reason, or (`minutes` absent) takes it off its shelf. */
+export function useShelveAlarm(token: string | undefined) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { id: number; minutes?: number; reason?: string }) =>
+      input.minutes === undefined
+        ? post<AlarmEntry>('/alarm/unshelve', { id: input.id })
+        : post<AlarmEntry>('/alarm/shelve', input),
+    onSuccess: () => client.invalidateQueries({ queryKey: token ? monitorKeys.alarms(token) : ['alarms'] }),
+  });
+}
+
 export function useAlarmChart(params: AlarmChartRequest, enabled = true) {
   return useQuery({
     queryKey: monitorKeys.alarmChart(params),

@@ -3,7 +3,9 @@
 // same row, one more occurrence) instead of starting a new one, so that a bit that chatters is one alarm and one
 // notice: "raised" is told when an episode starts, "cleared" once it has stayed cleared for the hold time (the
 // notification round calls `tellEndedEpisodes`). An episode that comes back FLAP_CYCLES times within
-// FLAP_WINDOW_MS is marked flapping, which the console shows.
+// FLAP_WINDOW_MS is marked flapping, which the console shows. An alarm on the shelf (someone keeps it from notifying
+// for a while, history/alarm-actions.ts) tells nothing, a new episode of it on the same set inherits the shelf, and
+// the notification round takes it off when its time is up (`returnShelvedAlarms`), telling it again if still active.
 import type { Transaction } from 'kysely';
 import type { Db } from '../../../db/database.ts';
 import type { Database } from '../../../db/schema.ts';
@@ -28,14 +30,20 @@ interface AlarmSet {
   token: string;
 }
 
-function alarmNotice(set: AlarmSet, alarm: OpenAlarm, kind: 'alarm.raised' | 'alarm.cleared', ts: number) {
+function alarmNotice(
+  set: AlarmSet,
+  alarm: OpenAlarm,
+  kind: 'alarm.raised' | 'alarm.cleared',
+  ts: number,
+  dedupeKey = `alarm:${alarm.id}:${kind === 'alarm.raised' ? 'raised' : 'cleared'}`,
+) {
   return {
     kind,
     companyId: null,
     gensetId: set.id,
     audience: { set: true } as const,
     facts: { code: alarm.code, level: alarm.level, title: alarm.title, ts, token: set.token },
-    dedupeKey: `alarm:${alarm.id}:${kind === 'alarm.raised' ? 'raised' : 'cleared'}`,
+    dedupeKey,
   };
 }
 
@@ -83,6 +91,17 @@ export async function raiseAlarm(
       .execute();
     return { id: last.id, code: alarm.code, level: alarm.level, title: alarm.title, start: Number(last.start_ts) };
   }
+  // an alarm of this code on the set still on its shelf: the new episode stays on it, and tells no one
+  const now = Date.now();
+  const shelf = await trx
+    .selectFrom('alarm')
+    .select(['shelved_until', 'shelved_by', 'shelved_at', 'shelve_reason'])
+    .where('genset_id', '=', set.id)
+    .where('code', '=', alarm.code)
+    .where('shelved_until', '>', now)
+    .orderBy('shelved_until', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   const row = await trx
     .insertInto('alarm')
     .values({
@@ -95,11 +114,12 @@ export async function raiseAlarm(
       acknowledged: 0,
       last_start_ts: ts,
       recent_starts: JSON.stringify([ts]),
+      ...(shelf ?? {}),
     })
     .returning('id')
     .executeTakeFirstOrThrow();
   const open = { id: row.id, code: alarm.code, level: alarm.level, title: alarm.title, start: ts };
-  if (ts > Date.now() - NOTICE_HORIZON_MS) await recordNoticeEvent(trx, alarmNotice(set, open, 'alarm.raised', ts));
+  if (!shelf && ts > now - NOTICE_HORIZON_MS) await recordNoticeEvent(trx, alarmNotice(set, open, 'alarm.raised', ts));
   return open;
 }
 
@@ -119,7 +139,7 @@ export async function tellEndedEpisodes(db: Db, now = Date.now()): Promise<numbe
     .selectFrom('alarm as a')
     .innerJoin('genset as g', 'g.id', 'a.genset_id')
     .select(['a.id', 'a.genset_id', 'a.code', 'a.level', 'a.title', 'a.start_ts', 'a.end_ts', 'a.end_pending_since'])
-    .select('g.token')
+    .select(['a.shelved_until', 'g.token'])
     .where('a.end_pending_since', '<=', now - ALARM_HOLD_MS)
     .orderBy('a.end_pending_since')
     .limit(500)
@@ -135,7 +155,9 @@ export async function tellEndedEpisodes(db: Db, now = Date.now()): Promise<numbe
         .where('id', '=', row.id)
         .where('end_pending_since', '=', row.end_pending_since)
         .executeTakeFirst();
-      if (Number(done.numUpdatedRows) !== 1 || end <= now - NOTICE_HORIZON_MS) return;
+      // nor if it is on its shelf: no one is told of it until its time is up
+      const shelved = row.shelved_until !== null && Number(row.shelved_until) > now;
+      if (Number(done.numUpdatedRows) !== 1 || end <= now - NOTICE_HORIZON_MS || shelved) return;
       const open = {
         id: row.id,
         code: row.code,
@@ -144,6 +166,48 @@ export async function tellEndedEpisodes(db: Db, now = Date.now()): Promise<numbe
         start: Number(row.start_ts),
       };
       await recordNoticeEvent(trx, alarmNotice({ id: row.genset_id, token: row.token }, open, 'alarm.cleared', end));
+      told++;
+    });
+  }
+  return told;
+}
+
+/**
+ * Takes off their shelf the alarms whose time on it is up (as of `now`), telling again each that is still active.
+ * Runs in the notification round under its lease; a notice is recorded once whichever instance records it (its key
+ * names the alarm and the shelf's end).
+ */
+export async function returnShelvedAlarms(db: Db, now = Date.now()): Promise<number> {
+  const rows = await db
+    .selectFrom('alarm as a')
+    .innerJoin('genset as g', 'g.id', 'a.genset_id')
+    .select(['a.id', 'a.genset_id', 'a.code', 'a.level', 'a.title', 'a.start_ts', 'a.end_ts', 'a.shelved_until'])
+    .select('g.token')
+    .where('a.shelved_until', '<=', now)
+    .orderBy('a.shelved_until')
+    .limit(500)
+    .execute();
+  let told = 0;
+  for (const row of rows) {
+    await db.transaction().execute(async (trx) => {
+      const done = await trx
+        .updateTable('alarm')
+        .set({ shelved_until: null, shelved_by: null, shelved_at: null, shelve_reason: null })
+        .where('id', '=', row.id)
+        .where('shelved_until', '=', row.shelved_until)
+        .executeTakeFirst();
+      if (Number(done.numUpdatedRows) !== 1 || row.end_ts !== null) return;
+      const open = {
+        id: row.id,
+        code: row.code,
+        level: row.level,
+        title: JSON.parse(row.title) as Record<string, string>,
+        start: Number(row.start_ts),
+      };
+      // told as the alarm it is: active since it started
+      const key = `alarm:${row.id}:unshelved:${row.shelved_until}`;
+      const set = { id: row.genset_id, token: row.token };
+      await recordNoticeEvent(trx, alarmNotice(set, open, 'alarm.raised', open.start, key));
       told++;
     });
   }
