@@ -49,6 +49,7 @@ describe('alarms recorded by ingestion', () => {
           occurrences: 1,
           flapping: false,
           ack: null,
+          shelf: null,
         },
       ],
     });
