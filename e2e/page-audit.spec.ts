@@ -304,9 +304,10 @@ async function targets(request: APIRequestContext, token: string) {
     }
   };
   walk(routes, '/');
-  // a set's history and alarms (the menu's own pages ask for a set first)
+  // a set's history and alarms (the menu's own pages ask for a set first), and the alarms' analysis
   for (const path of ['/genset/history', '/genset/alarms'])
     list.push({ path: `${path}?token=${encodeURIComponent(firstSet)}`, label: `${path}?token` });
+  list.push({ path: '/genset/alarms?view=analytics', label: '/genset/alarms?view=analytics' });
   // each genset's live page
   for (const [, t] of gensets)
     list.push({ path: `/top/realtime?token=${encodeURIComponent(t)}`, label: '/top/realtime' });

@@ -23,6 +23,7 @@ export const DATABASE_FILES = [
   'test/subscriptions.test.ts',
   'test/alarms.test.ts',
   'test/alarm-episodes.test.ts',
+  'test/alarm-analytics.test.ts',
   // history, rollups and what is read from them
   'test/history.test.ts',
   'test/tracks.test.ts',

@@ -8,6 +8,7 @@ import { createRuntimeExport } from '../modules/history/export.ts';
 import { historyRoutes } from '../modules/history/routes.ts';
 import { createDashboardService } from '../modules/dashboard/service.ts';
 import { createAlarmActions } from '../modules/history/alarm-actions.ts';
+import { createAlarmAnalytics } from '../modules/history/alarm-analytics.ts';
 import { dashboardRoutes } from '../modules/dashboard/routes.ts';
 
 export default fp(
@@ -31,7 +32,8 @@ export default fp(
       mapSets: app.config.homeMapSets,
     });
     const alarms = createAlarmActions({ db, devices: devices.service });
-    await app.register(historyRoutes, { prefix: API_BASE, history, alarms, exportRuntimeData });
+    const analytics = createAlarmAnalytics({ db, kind, devices: devices.service, scope: devices.fleet.scope });
+    await app.register(historyRoutes, { prefix: API_BASE, history, alarms, analytics, exportRuntimeData });
     await app.register(dashboardRoutes, { prefix: API_BASE, dashboard });
   },
   { name: 'history', dependencies: ['devices', 'gensets'] },

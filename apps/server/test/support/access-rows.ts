@@ -191,6 +191,8 @@ export const ROWS: Record<string, Row> = {
     'the id names no alarm',
   ),
   'POST /yewu/alarm/chart': needs(P.alarmView),
+  'POST /yewu/alarm/analytics': needs(P.alarmView),
+  'POST /yewu/alarm/analytics/export': needs(P.alarmView),
   'POST /yewu/maintain/countdown': SIGNED,
   'POST /yewu/genset/exportruntimedata': SIGNED,
   // sets

@@ -275,6 +275,60 @@ export const alarmChartRequest = z
   .superRefine(checkRange);
 export type AlarmChartRequest = z.input<typeof alarmChartRequest>;
 
+/**
+ * /alarm/analytics: what the alarms that started within the range say, of one set or (without a token) of every set
+ * the caller sees: the most frequent and the longest alarms, the sets with most, the mean time between shutdowns,
+ * when in the week they start (the request's time zone) and how long they waited to be acknowledged.
+ * /alarm/analytics/export gives the same as an XLSX workbook.
+ */
+export const alarmAnalyticsRequest = z
+  .strictObject({ token: setToken().optional(), ...rangeFields })
+  .superRefine(checkRange);
+export type AlarmAnalyticsRequest = z.input<typeof alarmAnalyticsRequest>;
+
+/** An alarm (its code and level) over the range: its episodes, their occurrences and how long they lasted. */
+export const alarmTally = z.object({
+  code: z.string(),
+  level: alarmLevelSchema,
+  /** In the request's language. */
+  title: z.string(),
+  episodes: z.number().int(),
+  occurrences: z.number().int(),
+  /** Summed over its episodes, up to now for one still active. */
+  hours: z.number(),
+});
+export type AlarmTally = z.infer<typeof alarmTally>;
+
+export const alarmAnalyticsResponse = z.object({
+  start: z.number(),
+  end: z.number(),
+  timeZone: z.string(),
+  /** The sets counted: the one named, or every set the caller sees. */
+  sets: z.number().int(),
+  /** Alarm episodes that started within the range, their occurrences, and those that stopped a set. */
+  episodes: z.number().int(),
+  occurrences: z.number().int(),
+  shutdowns: z.number().int(),
+  /** Mean time between shutdowns, hours: the range's length times the sets counted, over the shutdowns (none: null). */
+  mtbsHours: z.number().nullable(),
+  /** The 10 alarms with most episodes, and the 10 that lasted longest. */
+  byCount: z.array(alarmTally),
+  byDuration: z.array(alarmTally),
+  /** The 10 sets with most episodes. */
+  bySet: z.array(
+    z.object({ token: z.string(), name: z.string(), episodes: z.number().int(), shutdowns: z.number().int() }),
+  ),
+  /** Episodes started by weekday (Monday first) and hour of the day, in the time zone: 7 rows of 24. */
+  heat: z.array(z.array(z.number().int())),
+  /** Time from an episode's start to its acknowledgement, minutes. */
+  ack: z.object({
+    acknowledged: z.number().int(),
+    medianMinutes: z.number().nullable(),
+    p90Minutes: z.number().nullable(),
+  }),
+});
+export type AlarmAnalyticsResponse = z.infer<typeof alarmAnalyticsResponse>;
+
 export const alarmChartResponse = z.object({
   start: z.number(),
   end: z.number(),

@@ -25,11 +25,13 @@ import oplog from './oplog.ts';
 import push from './push.ts';
 import mail from './mail.ts';
 import messages from './messages.ts';
+import alarmStats from './alarm-stats.ts';
 
 export type DomainCatalog = Record<Language, Record<string, string>>;
 
 export const domains: DomainCatalog[] = [
   menu,
+  alarmStats,
   history,
   gensets,
   protocolDocuments,

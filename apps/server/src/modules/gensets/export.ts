@@ -107,6 +107,9 @@ export function gensetsCsv(rows: GensetListItem[], lang: Language, timeZone: str
   return Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8');
 }
 
+/** The media type of an XLSX workbook. */
+export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
 /** Content-Disposition with a plain ASCII name and the same name per RFC 6266 (filename*). */
 export function attachment(name: string): string {
   return `attachment; filename="${name.replace(/[^\x20-\x7e]|"/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`;

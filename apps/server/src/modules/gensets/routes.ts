@@ -34,9 +34,7 @@ import { clientInfo } from '../../plugins/auth.ts';
 import { emptyEnvelope, envelope } from '../../lib/envelope.ts';
 import type { Caller, GensetService } from './service.ts';
 import type { SubscriptionService } from './subscriptions.ts';
-import { attachment, gensetsCsv, gensetsXlsx } from './export.ts';
-
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+import { attachment, XLSX_TYPE, gensetsCsv, gensetsXlsx } from './export.ts';
 
 export async function gensetRoutes(
   app: FastifyInstance,

@@ -5,6 +5,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   alarmAckRequest,
   alarmAckResponse,
+  alarmAnalyticsRequest,
+  alarmAnalyticsResponse,
   alarmChartRequest,
   alarmChartResponse,
   alarmHistoryRequest,
@@ -25,13 +27,15 @@ import { envelope } from '../../lib/envelope.ts';
 import type { HistoryService } from './service.ts';
 import type { RuntimeExport } from './export.ts';
 import type { AlarmActions } from './alarm-actions.ts';
+import type { AlarmAnalytics } from './alarm-analytics.ts';
+import { attachment, XLSX_TYPE } from '../gensets/export.ts';
 
 export async function historyRoutes(
   app: FastifyInstance,
-  opts: { history: HistoryService; alarms: AlarmActions; exportRuntimeData: RuntimeExport },
+  opts: { history: HistoryService; alarms: AlarmActions; analytics: AlarmAnalytics; exportRuntimeData: RuntimeExport },
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { history, alarms } = opts;
+  const { history, alarms, analytics } = opts;
   const tags = ['history'];
 
   r.post('/history/chart', {
@@ -125,6 +129,36 @@ export async function historyRoutes(
     },
     config: { access: { permission: Permission.alarmView, scope: 'company' } },
     handler: async (req, reply) => reply.ok(await history.alarmChart(req.session!, req.body, req.timezone)),
+  });
+
+  r.post('/alarm/analytics', {
+    schema: {
+      tags,
+      summary:
+        'What the alarms started within the range say (of one set, or without token of every set seen): the most frequent and longest alarms, the sets with most, mean time between shutdowns, when in the week (the request’s time zone), time to acknowledge',
+      body: alarmAnalyticsRequest,
+      response: { 200: envelope(alarmAnalyticsResponse) },
+    },
+    config: { access: { permission: Permission.alarmView, scope: 'company' } },
+    handler: async (req, reply) => reply.ok(await analytics.summary(req.session!, req.body, req.lang, req.timezone)),
+  });
+
+  r.post('/alarm/analytics/export', {
+    schema: {
+      tags,
+      summary: 'The alarm analytics of /alarm/analytics as an XLSX workbook, with every alarm of the range',
+      body: alarmAnalyticsRequest,
+    },
+    config: { access: { permission: Permission.alarmView, scope: 'company' } },
+    handler: async (req, reply) => {
+      const body = await analytics.xlsx(req.session!, req.body, req.lang, req.timezone);
+      const day = new Date().toISOString().slice(0, 10);
+      return reply
+        .header('content-type', XLSX_TYPE)
+        .header('content-disposition', attachment(`alarm-analytics-${day}.xlsx`))
+        .header('cache-control', 'no-store')
+        .send(body);
+    },
   });
 
   r.post('/maintain/countdown', {

@@ -4,11 +4,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { logExportRequest, logListRequest, logListResponse, Permission } from '@genset/protocol';
 import { envelope } from '../../lib/envelope.ts';
 import type { Access } from '../../plugins/access.ts';
-import { attachment } from '../gensets/export.ts';
+import { attachment, XLSX_TYPE } from '../gensets/export.ts';
 import { adminCaller } from '../roles/routes.ts';
 import type { LogService } from './service.ts';
-
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 export async function logRoutes(app: FastifyInstance, opts: { logs: LogService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();

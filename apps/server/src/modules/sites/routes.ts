@@ -46,11 +46,9 @@ import {
 } from '@genset/protocol';
 import { clientInfo } from '../../plugins/auth.ts';
 import { envelope } from '../../lib/envelope.ts';
-import { attachment } from '../gensets/export.ts';
+import { attachment, XLSX_TYPE } from '../gensets/export.ts';
 import { statsCsv, statsXlsx } from './export.ts';
 import type { SiteCaller, SiteService } from './service.ts';
-
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 export async function siteRoutes(app: FastifyInstance, opts: { sites: SiteService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();

@@ -1,11 +1,12 @@
 // /genset/alarms: alarms per day and level (all sets, or one), and the alarms within the range by level and
-// state (active or ended), paged: of the chosen set, or of every set with the set named on each.
+// state (active or ended), paged: of the chosen set, or of every set with the set named on each; or, as the other
+// view, what they say (alarm-analytics.tsx).
 import { usePaging } from '../../components/use-paging.ts';
 import { useMemo, useState } from 'react';
 import { Card, Input, Segmented, Select, Space, Statistic, Table, Typography, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { ALARM_LEVELS, ALARM_STATES, type AlarmLevelName, type SetAlarmEntry } from '@genset/protocol';
 import { AlarmAck, AlarmEpisodeTitle, AlarmShelf } from '../../components/alarm-episode.tsx';
 import { AlarmLevelTag } from '../../components/alarm-level-tag.tsx';
@@ -16,6 +17,7 @@ import { formatDateTime } from '../../components/format.ts';
 import { setLinks } from '../gensets/links.ts';
 import { useAlarmChart, useAlarmHistory } from './api.ts';
 import { AlarmChart } from './alarm-chart.tsx';
+import { AlarmAnalyticsView } from './alarm-analytics.tsx';
 import { RangeSelect, rangeRequest } from './range-select.tsx';
 import { SetPicker } from './set-picker.tsx';
 import { useHistoryParams } from './use-history-params.ts';
@@ -40,6 +42,19 @@ export function AlarmsPage() {
   const [level, setLevel] = useState<AlarmLevelName | undefined>();
   const [state, setState] = useState<AlarmState>('all');
   const [search, setSearch] = useState('');
+  // the view is kept in the address (`view=analytics`), so that a link opens the analysis
+  const [query, setQuery] = useSearchParams();
+  const view = query.get('view') === 'analytics' ? 'analytics' : 'list';
+  const setView = (v: 'list' | 'analytics') =>
+    setQuery(
+      (q) => {
+        const next = new URLSearchParams(q);
+        if (v === 'analytics') next.set('view', v);
+        else next.delete('view');
+        return next;
+      },
+      { replace: true },
+    );
   const { page, size, setPage, pagination } = usePaging();
   const range = rangeRequest(params) ?? { range: 'week' as const };
   const chart = useAlarmChart({ ...(params.token ? { token: params.token } : {}), ...range });
@@ -141,8 +156,20 @@ export function AlarmsPage() {
             update(r);
           }}
         />
+        <Segmented<'list' | 'analytics'>
+          value={view}
+          onChange={setView}
+          options={[
+            { value: 'list', label: t('history.analytics.view.list') },
+            { value: 'analytics', label: t('history.analytics.view.analytics') },
+          ]}
+          data-testid="alarms-view"
+        />
       </div>
-      {chart.isError && !chart.data ? (
+      {view === 'analytics' ? (
+        <AlarmAnalyticsView request={{ ...(params.token ? { token: params.token } : {}), ...range }} fleet={fleet} />
+      ) : null}
+      {view === 'analytics' ? null : chart.isError && !chart.data ? (
         <ErrorState error={chart.error} onRetry={() => void chart.refetch()} />
       ) : chart.data ? (
         <>
@@ -162,59 +189,63 @@ export function AlarmsPage() {
         <div className="history-placeholder">{t('common.states.loading')}</div>
       )}
 
-      <div className="history-controls" style={{ marginTop: 16 }}>
-        <Typography.Text strong>{t('history.alarms.list')}</Typography.Text>
-        <Select<AlarmLevelName | 'all'>
-          value={level ?? 'all'}
-          onChange={(v) => {
-            setPage(1);
-            setLevel(v === 'all' ? undefined : v);
-          }}
-          aria-label={t('history.alarms.level')}
-          style={{ width: 140 }}
-          options={[
-            { value: 'all', label: t('history.alarms.allLevels') },
-            ...ALARM_LEVELS.map((l) => ({ value: l, label: t(`gensets.levels.${l}`) })),
-          ]}
-        />
-        <Segmented<AlarmState>
-          value={state}
-          onChange={(v) => {
-            setPage(1);
-            setState(v);
-          }}
-          options={ALARM_STATES.map((s) => ({ value: s, label: t(`history.alarms.states.${s}`) }))}
-        />
-        <Input.Search
-          allowClear
-          maxLength={60}
-          placeholder={t('history.alarms.search')}
-          aria-label={t('history.alarms.search')}
-          style={{ width: 220, maxWidth: '100%' }}
-          onSearch={(value) => {
-            setPage(1);
-            setSearch(value.trim());
-          }}
-          data-testid="alarm-search"
-        />
-      </div>
-      {list.isError && !list.data ? (
-        <ErrorState error={list.error} onRetry={() => void list.refetch()} />
-      ) : (
-        <Table<SetAlarmEntry>
-          size="small"
-          rowKey="id"
-          columns={columns}
-          dataSource={list.data?.list ?? []}
-          loading={list.isFetching}
-          scroll={{ x: 'max-content' }}
-          locale={{ emptyText: <EmptyState description={t('history.alarms.none')} /> }}
-          data-testid="alarm-table"
-          pagination={pagination(list.data?.total ?? 0, {
-            showTotal: (total) => t('history.table.total', { count: total }),
-          })}
-        />
-      )}
+      {view === 'list' ? (
+        <>
+          <div className="history-controls" style={{ marginTop: 16 }}>
+            <Typography.Text strong>{t('history.alarms.list')}</Typography.Text>
+            <Select<AlarmLevelName | 'all'>
+              value={level ?? 'all'}
+              onChange={(v) => {
+                setPage(1);
+                setLevel(v === 'all' ? undefined : v);
+              }}
+              aria-label={t('history.alarms.level')}
+              style={{ width: 140 }}
+              options={[
+                { value: 'all', label: t('history.alarms.allLevels') },
+                ...ALARM_LEVELS.map((l) => ({ value: l, label: t(`gensets.levels.${l}`) })),
+              ]}
+            />
+            <Segmented<AlarmState>
+              value={state}
+              onChange={(v) => {
+                setPage(1);
+                setState(v);
+              }}
+              options={ALARM_STATES.map((s) => ({ value: s, label: t(`history.alarms.states.${s}`) }))}
+            />
+            <Input.Search
+              allowClear
+              maxLength={60}
+              placeholder={t('history.alarms.search')}
+              aria-label={t('history.alarms.search')}
+              style={{ width: 220, maxWidth: '100%' }}
+              onSearch={(value) => {
+                setPage(1);
+                setSearch(value.trim());
+              }}
+              data-testid="alarm-search"
+            />
+          </div>
+          {list.isError && !list.data ? (
+            <ErrorState error={list.error} onRetry={() => void list.refetch()} />
+          ) : (
+            <Table<SetAlarmEntry>
+              size="small"
+              rowKey="id"
+              columns={columns}
+              dataSource={list.data?.list ?? []}
+              loading={list.isFetching}
+              scroll={{ x: 'max-content' }}
+              locale={{ emptyText: <EmptyState description={t('history.alarms.none')} /> }}
+              data-testid="alarm-table"
+              pagination={pagination(list.data?.total ?? 0, {
+                showTotal: (total) => t('history.table.total', { count: total }),
+              })}
+            />
+          )}
+        </>
+      ) : null}
       <Typography.Paragraph type="secondary" style={{ marginTop: 8, fontSize: 12 }}>
         {t('history.alarms.timesIn', {
           zone: chart.data?.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,

@@ -2,6 +2,8 @@
 // history and counts, the items a set measures, the sets to choose from, and the runtime-data export.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type {
+  AlarmAnalyticsRequest,
+  AlarmAnalyticsResponse,
   AlarmChartRequest,
   AlarmChartResponse,
   AlarmHistoryRequest,
@@ -75,6 +77,18 @@ export function useAlarmChart(request: AlarmChartRequest) {
     queryFn: ({ signal }) => post<AlarmChartResponse>('/alarm/chart', request, { signal }),
     placeholderData: keepPreviousData,
   });
+}
+
+export function useAlarmAnalytics(request: AlarmAnalyticsRequest) {
+  return useQuery({
+    queryKey: ['history', 'alarmAnalytics', request],
+    queryFn: ({ signal }) => post<AlarmAnalyticsResponse>('/alarm/analytics', request, { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function exportAlarmAnalytics(request: AlarmAnalyticsRequest): Promise<string> {
+  return downloadFile('/alarm/analytics/export', request, 'alarm-analytics.xlsx');
 }
 
 export function exportRuntimeData(request: RuntimeExportRequest): Promise<string> {
