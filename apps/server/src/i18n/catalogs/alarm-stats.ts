@@ -183,7 +183,7 @@ const catalog: DomainCatalog = {
     'alarmStats.acknowledged': 'Onaylanan olaylar',
     'alarmStats.ackMedian': 'Onaylama süresi, medyan (dk)',
     'alarmStats.ackP90': 'Onaylama süresi, 90. yüzdelik (dk)',
-    'alarmStats.alarm': 'Alarm',
+    'alarmStats.alarm': 'Alarm adı',
     'alarmStats.code': 'Kod',
     'alarmStats.level': 'Seviye',
     'alarmStats.hours': 'Etkin süre (sa)',

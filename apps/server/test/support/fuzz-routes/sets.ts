@@ -174,7 +174,7 @@ export const SET_ROUTES: Record<string, RouteCase> = {
   'POST /yewu/alarm/unshelve': { writes: true, example: post('company', { id: 1 }) },
   'POST /yewu/alarm/chart': { writes: false, example: post('company', { range: 'month' }) },
   'POST /yewu/alarm/analytics': { writes: false, example: post('company', { range: 'month' }) },
-  'POST /yewu/alarm/analytics/export': { writes: false, example: post('company', { range: 'year' }) },
+  'POST /yewu/alarm/analytics/export': { writes: false, example: post('company', { range: 'month' }) },
   'POST /yewu/maintain/countdown': { writes: false, example: post('company', { token: ref('set.own') }) },
   'POST /yewu/genset/exportruntimedata': {
     writes: false,
