@@ -175,7 +175,9 @@ export async function startClusterInstance(
     ...loadEnv(dataDir),
     ...extraEnv,
   };
-  const child = spawnNode('src/main.ts', { cwd: SERVER_DIR, env });
+  // BENCH_SERVER_NODE_ARGS: Node options for each instance (`--cpu-prof --cpu-prof-dir=/tmp/prof` profiles them)
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawnNode('src/main.ts', { cwd: SERVER_DIR, env, nodeArgs });
   await waitForPort(child, httpPort, 120_000);
   return serverChild(child, httpPort, mqttPort);
 }

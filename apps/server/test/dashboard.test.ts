@@ -203,6 +203,47 @@ describe('home summary', () => {
     expect({ ...s, positions: expected.positions, areas: [], ts: expected.ts }).toEqual(expected);
   });
 
+  it('answers a person’s summary again for two seconds while nothing it counts changes, and afresh when a set does', async () => {
+    const user = await t.app.database.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', adminId)
+      .executeTakeFirstOrThrow();
+    const role = await t.app.database.db
+      .selectFrom('role')
+      .selectAll()
+      .where('id', '=', user.role_id!)
+      .executeTakeFirst();
+    const ctx = { sessionId: 0, user, grant: grantOf(role) };
+    let changes = 0;
+    const dashboard = createDashboardService({
+      db: t.app.database.db,
+      kind: t.app.database.kind,
+      protocols: t.app.devices.protocols,
+      scope: t.app.devices.fleet.scope,
+      lists: t.app.gensets.lists,
+      states: () => changes,
+    });
+    const first = await dashboard.summary(ctx, 'en-US');
+    // the same person at once: the same answer; in another language: its own
+    expect(await dashboard.summary(ctx, 'en-US')).toBe(first);
+    const other = await dashboard.summary(ctx, 'zh-CN');
+    expect(other).not.toBe(first);
+    expect(other.counts).toEqual(first.counts);
+    // a set changed its status or alarms: made afresh
+    changes++;
+    const after = await dashboard.summary(ctx, 'en-US');
+    expect(after).not.toBe(first);
+    expect(after.counts).toEqual(first.counts);
+    // two seconds on: made afresh
+    vi.useFakeTimers({ now: Date.now() + 2001, toFake: ['Date'] });
+    try {
+      expect(await dashboard.summary(ctx, 'en-US')).not.toBe(after);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('shows a viewer only the set they subscribed to', async () => {
     const res = await call(t.app, 'POST', '/home/summary', { token: viewer, body: {} });
     expect(res.data.counts).toEqual({ total: 1, offline: 0, shutdown: 0, standby: 0, running: 1, alarm: 1 });

@@ -30,6 +30,7 @@ export default fp(
       scope: devices.fleet.scope,
       lists: app.gensets.lists,
       mapSets: app.config.homeMapSets,
+      states: () => app.gensets.directory.states(),
     });
     const alarms = createAlarmActions({ db, devices: devices.service });
     const analytics = createAlarmAnalytics({ db, kind, devices: devices.service, scope: devices.fleet.scope });
