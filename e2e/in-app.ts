@@ -49,3 +49,27 @@ export async function settle(page: Page) {
     }
   });
 }
+
+/**
+ * Records the page's Content-Security-Policy violations (reported to the page, or on its console) from its next load
+ * on; the function returned gives those since it was last called.
+ */
+export async function watchCspViolations(page: Page): Promise<() => Promise<string[]>> {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+    document.addEventListener(
+      'securitypolicyviolation',
+      (e) => seen.push(`${e.violatedDirective} ${e.blockedURI} (${e.sourceFile}:${e.lineNumber})`),
+      true,
+    );
+  });
+  const onConsole: string[] = [];
+  page.on('console', (m) => {
+    if (/Content Security Policy|Refused to/i.test(m.text())) onConsole.push(m.text());
+  });
+  return async () => [
+    ...(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations.splice(0))),
+    ...onConsole.splice(0),
+  ];
+}

@@ -21,7 +21,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { computeSign, DEFAULT_SIGN_SECRET, type RouteEntry } from '@genset/protocol';
 import { test, expect } from './fixtures.ts';
 import { apiLogin, baseUrl, useToken } from './helpers.ts';
-import { openInApp } from './in-app.ts';
+import { openInApp, watchCspViolations } from './in-app.ts';
 
 const MANAGER = { username: 'manager@example.com', password: 'Demo#2026' };
 const ADMIN = { username: 'admin@example.com', password: 'Admin#2026' };
@@ -656,23 +656,8 @@ const cspViolations = new WeakMap<Page, () => Promise<Finding[]>>();
 
 async function signIn(page: Page, size: (typeof SIZES)[number], lang: Language, account = MANAGER) {
   await page.setViewportSize({ width: size.width, height: size.height });
-  await page.addInitScript(() => {
-    const seen: string[] = [];
-    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
-    document.addEventListener(
-      'securitypolicyviolation',
-      (e) => seen.push(`${e.violatedDirective} ${e.blockedURI} (${e.sourceFile}:${e.lineNumber})`),
-      true,
-    );
-  });
-  const onConsole: string[] = [];
-  page.on('console', (m) => {
-    if (/Content Security Policy|Refused to/i.test(m.text())) onConsole.push(m.text());
-  });
-  cspViolations.set(page, async () => {
-    const seen = await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations.splice(0));
-    return [...seen, ...onConsole.splice(0)].map((text) => ({ check: 'CSP violation', text }));
-  });
+  const taken = await watchCspViolations(page);
+  cspViolations.set(page, async () => (await taken()).map((text) => ({ check: 'CSP violation', text })));
   const token = (await apiLogin(page.request, account)).utoken;
   await useToken(page.context(), token);
   const found = await targets(page.request, token);

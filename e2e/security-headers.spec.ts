@@ -4,6 +4,7 @@
 /// <reference lib="dom" />
 import { test, expect as baseExpect } from './fixtures.ts';
 import { openSignedIn } from './helpers.ts';
+import { watchCspViolations } from './in-app.ts';
 
 // Charts, the map and the live dials take a while to first paint on a busy machine.
 const expect = baseExpect.configure({ timeout: 20_000 });
@@ -12,23 +13,7 @@ const MANAGER = { username: 'manager@example.com', password: 'Demo#2026' };
 
 test('the main pages load under the security headers without a CSP violation', async ({ page }) => {
   test.slow();
-  await page.addInitScript(() => {
-    const seen: string[] = [];
-    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
-    document.addEventListener(
-      'securitypolicyviolation',
-      (e) => seen.push(`${e.violatedDirective} ${e.blockedURI} (${e.sourceFile}:${e.lineNumber})`),
-      true,
-    );
-  });
-  const consoleViolations: string[] = [];
-  page.on('console', (m) => {
-    if (/Content Security Policy|Refused to/i.test(m.text())) consoleViolations.push(m.text());
-  });
-  const violations = async () => [
-    ...(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)),
-    ...consoleViolations,
-  ];
+  const violations = await watchCspViolations(page);
 
   const documentAnswer = page.waitForResponse((r) => new URL(r.url()).pathname === '/index');
   await openSignedIn(page, MANAGER, '/index');

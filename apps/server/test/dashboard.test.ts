@@ -30,6 +30,33 @@ async function latest(gensetId: number, status: number, alarmCount: number, valu
     .execute();
 }
 
+/** The company administrator's session, as the routes build it. */
+async function adminContext() {
+  const user = await t.app.database.db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', '=', adminId)
+    .executeTakeFirstOrThrow();
+  const role = await t.app.database.db
+    .selectFrom('role')
+    .selectAll()
+    .where('id', '=', user.role_id!)
+    .executeTakeFirst();
+  return { sessionId: 0, user, grant: grantOf(role) };
+}
+
+/** The dashboard over the test server's parts, with the options a test sets. */
+function dashboardWith(options: Partial<Parameters<typeof createDashboardService>[0]>) {
+  return createDashboardService({
+    db: t.app.database.db,
+    kind: t.app.database.kind,
+    protocols: t.app.devices.protocols,
+    scope: t.app.devices.fleet.scope,
+    lists: t.app.gensets.lists,
+    ...options,
+  });
+}
+
 beforeAll(async () => {
   t = await createTestApp();
   await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -122,27 +149,12 @@ describe('home summary', () => {
   });
 
   it('reads a large fleet’s alarms out of the platform’s, with the same answer', async () => {
-    const user = await t.app.database.db
-      .selectFrom('users')
-      .selectAll()
-      .where('id', '=', adminId)
-      .executeTakeFirstOrThrow();
-    const role = await t.app.database.db
-      .selectFrom('role')
-      .selectAll()
-      .where('id', '=', user.role_id!)
-      .executeTakeFirst();
-    const ctx = { sessionId: 0, user, grant: grantOf(role) };
+    const ctx = await adminContext();
     const expected = (await call(t.app, 'POST', '/home/summary', { token: admin, lang: 'en-US', body: {} })).data;
     // every fleet counts as large; one alarm a page: the other company's newest alarm is passed over, and with too
     // few pages the sets the user sees are asked for in the database
     for (const latestPages of [5, 2]) {
-      const dashboard = createDashboardService({
-        db: t.app.database.db,
-        kind: t.app.database.kind,
-        protocols: t.app.devices.protocols,
-        scope: t.app.devices.fleet.scope,
-        lists: t.app.gensets.lists,
+      const dashboard = dashboardWith({
         alarmReads: { listedSets: 0, latestPage: 1, latestPages },
       });
       const s = await dashboard.summary(ctx, 'en-US');
@@ -158,23 +170,8 @@ describe('home summary', () => {
   });
 
   it('shows a fleet with more positioned sets than the map takes one by one as areas, with the same counts', async () => {
-    const user = await t.app.database.db
-      .selectFrom('users')
-      .selectAll()
-      .where('id', '=', adminId)
-      .executeTakeFirstOrThrow();
-    const role = await t.app.database.db
-      .selectFrom('role')
-      .selectAll()
-      .where('id', '=', user.role_id!)
-      .executeTakeFirst();
-    const ctx = { sessionId: 0, user, grant: grantOf(role) };
-    const dashboard = createDashboardService({
-      db: t.app.database.db,
-      kind: t.app.database.kind,
-      protocols: t.app.devices.protocols,
-      scope: t.app.devices.fleet.scope,
-      lists: t.app.gensets.lists,
+    const ctx = await adminContext();
+    const dashboard = dashboardWith({
       mapSets: 1,
     });
     const s = await dashboard.summary(ctx, 'en-US');
@@ -204,24 +201,9 @@ describe('home summary', () => {
   });
 
   it('answers a person’s summary again for two seconds while nothing it counts changes, and afresh when a set does', async () => {
-    const user = await t.app.database.db
-      .selectFrom('users')
-      .selectAll()
-      .where('id', '=', adminId)
-      .executeTakeFirstOrThrow();
-    const role = await t.app.database.db
-      .selectFrom('role')
-      .selectAll()
-      .where('id', '=', user.role_id!)
-      .executeTakeFirst();
-    const ctx = { sessionId: 0, user, grant: grantOf(role) };
+    const ctx = await adminContext();
     let changes = 0;
-    const dashboard = createDashboardService({
-      db: t.app.database.db,
-      kind: t.app.database.kind,
-      protocols: t.app.devices.protocols,
-      scope: t.app.devices.fleet.scope,
-      lists: t.app.gensets.lists,
+    const dashboard = dashboardWith({
       states: () => changes,
     });
     const first = await dashboard.summary(ctx, 'en-US');
