@@ -32,6 +32,10 @@ export default fp(
       mapSets: app.config.homeMapSets,
       states: () => app.gensets.directory.states(),
     });
+    // the first home page after a start does not wait for a read over every set's past (at 100,000 sets: seconds)
+    app.addHook('onReady', async () => {
+      await dashboard.warm().catch((err: unknown) => app.log.warn({ err }, 'energy ranking not read at start'));
+    });
     const alarms = createAlarmActions({ db, devices: devices.service });
     const analytics = createAlarmAnalytics({ db, kind, devices: devices.service, scope: devices.fleet.scope });
     await app.register(historyRoutes, { prefix: API_BASE, history, alarms, analytics, exportRuntimeData });

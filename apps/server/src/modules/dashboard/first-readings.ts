@@ -1,7 +1,7 @@
 // The energy ranking's first readings: each set's energy counter at the start of the ranking's window (the first
 // reading of its oldest daily rollup in the window). They are the same for everyone who sees the set, and change
 // once a day, so one instance keeps them for its whole fleet:
-//   - a new day (or the first call) reads every set's at once, one query; until it is done the day before's serve;
+//   - the server's start, then each new day, reads every set's at once, one query; until it is done the day before's serve;
 //   - a set that counts energy and has none yet (its past being written: the demo's, a module's outbox) is looked
 //     for again, at most every FILL_EVERY_MS and at most FILL_BATCH sets at a time, round the missing sets in turn,
 //     each on the rollups' primary key;
@@ -91,6 +91,13 @@ export function createFirstReadings(db: Db, q: HistorySql) {
   }
 
   return {
+    /** Reads today's first readings before anyone asks (at start: at 100,000 sets the first summary waited for them). */
+    async warm(now = Date.now()): Promise<void> {
+      if (current) return;
+      await loadDay(Math.floor(now / DAY));
+      // the sets whose past is written after the start are looked for at the first call, not 10 s later
+      lastFill = 0;
+    },
     /** The first readings for a ranking at `now` over `fleet` (the sets the caller sees, as the lists show them). */
     async of(fleet: DirectoryEntry[], now: number): Promise<Map<number, number>> {
       const day = Math.floor(now / DAY);

@@ -188,6 +188,8 @@ export function createDashboardService(opts: DashboardOptions) {
   >();
 
   const service = {
+    /** Reads what every summary needs before the first one is asked for (the energy ranking's first readings). */
+    warm: () => firsts.warm(),
     /**
      * The home page's summary; answered again from the last one of the same person and language within
      * SUMMARY_FRESH_MS when nothing it counts has changed (calls meanwhile share one).
