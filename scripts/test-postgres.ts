@@ -24,6 +24,7 @@ export const DATABASE_FILES = [
   'test/alarms.test.ts',
   'test/alarm-episodes.test.ts',
   'test/alarm-analytics.test.ts',
+  'test/alarm-rules.test.ts',
   // history, rollups and what is read from them
   'test/history.test.ts',
   'test/tracks.test.ts',

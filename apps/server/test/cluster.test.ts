@@ -243,6 +243,28 @@ describe.runIf(PG_URL)('two instances on PostgreSQL, Mosquitto and Redis', () =>
       ]).then((r) => Number(r[0]!.n));
     expect(await openAlarms()).toBe(1);
 
+    // A threshold rule saved through A watches B's sets too (B reads the rules again within seconds): one alarm on
+    // each set, whichever instance ingests it
+    const rule = await api(A, '/alarm/rule/save', {
+      name: 'Cluster battery',
+      item: 'battery_voltage',
+      op: 'above',
+      threshold: 1,
+      level: 'warning',
+    });
+    expect(rule.code, rule.msg).toBe(200);
+    const ruleAlarms = async () =>
+      (
+        await query<{ genset_id: number; n: string; open: string }>(
+          `select genset_id, count(*) as n, count(*) filter (where end_ts is null) as open from alarm
+           where code = $1 group by genset_id order by genset_id`,
+          [`rule:${String(rule.data.id)}`],
+        )
+      ).map((r) => [Number(r.genset_id), Number(r.n), Number(r.open)]);
+    const onePerSet = modules.map((m) => [m.gensetId, 1, 1]).sort((a, b) => a[0]! - b[0]!);
+    await waitFor(async () => (await ruleAlarms()).length === modules.length, 15_000, 'each set to raise the rule');
+    expect(await ruleAlarms()).toEqual(onePerSet);
+
     // A set renamed through A is listed under its new name by B at once: B's directory is fresh (read just
     // now, so its own reload is seconds away) and learns of the change from the bus.
     const names = async () =>
@@ -283,9 +305,10 @@ describe.runIf(PG_URL)('two instances on PostgreSQL, Mosquitto and Redis', () =>
     for (const m of ofB) {
       await ws.waitFor((msg) => msg.method === 'monitor' && msg.token === m.token, 15_000, afterKill);
     }
-    // still one alarm for the fault that is still there
+    // still one alarm for the fault that is still there, and one of the rule on each set
     await sleep(3000);
     expect(await openAlarms()).toBe(1);
+    expect(await ruleAlarms()).toEqual(onePerSet);
 
     // The modules stop; everything they read is acked by A.
     const last = new Map<string, number>();

@@ -23,6 +23,7 @@ import type {
 } from './schema/accounts.ts';
 import type {
   AlarmTable,
+  AlarmRuleTable,
   CommandTable,
   GensetTable,
   IngestStateTable,
@@ -112,6 +113,7 @@ export interface Database {
   sample: SampleTable;
   status_change: StatusChangeTable;
   alarm: AlarmTable;
+  alarm_rule: AlarmRuleTable;
   rollup_hour: RollupTable;
   rollup_day: RollupTable;
   ingest_state: IngestStateTable;

@@ -10,6 +10,8 @@ import { createDashboardService } from '../modules/dashboard/service.ts';
 import { createAlarmActions } from '../modules/history/alarm-actions.ts';
 import { createAlarmAnalytics } from '../modules/history/alarm-analytics.ts';
 import { dashboardRoutes } from '../modules/dashboard/routes.ts';
+import { createAlarmRuleService } from '../modules/alarm-rules/service.ts';
+import { alarmRuleRoutes } from '../modules/alarm-rules/routes.ts';
 
 export default fp(
   async function history(app: FastifyInstance) {
@@ -40,6 +42,8 @@ export default fp(
     const analytics = createAlarmAnalytics({ db, kind, devices: devices.service, scope: devices.fleet.scope });
     await app.register(historyRoutes, { prefix: API_BASE, history, alarms, analytics, exportRuntimeData });
     await app.register(dashboardRoutes, { prefix: API_BASE, dashboard });
+    const rules = createAlarmRuleService({ db, protocols: devices.protocols, rules: devices.ingest.rules });
+    await app.register(alarmRuleRoutes, { prefix: API_BASE, rules });
   },
   { name: 'history', dependencies: ['devices', 'gensets'] },
 );

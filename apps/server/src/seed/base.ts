@@ -94,6 +94,16 @@ export const MENU: MenuSeed[] = [
     visible: true,
     permission: Permission.companyManage,
   },
+  // The company's threshold alarms on any value of its sets (its administrators).
+  {
+    name: 'alarmRules',
+    type: 'M',
+    url: '/system/alarmRules',
+    ico: 'AlertOutlined',
+    component: 'system/alarmRules',
+    visible: true,
+    permission: Permission.companyManage,
+  },
   // Administration: every company (the platform administrator), the company's department tree and its people.
   {
     name: 'companies',

@@ -19,6 +19,7 @@ export type Kind =
   | 'emsTemplate'
   | 'maintTemplate'
   | 'webhook'
+  | 'alarmRule'
   | 'camera'
   | 'subscription'
   | 'subscriptions'
@@ -299,6 +300,22 @@ export const ROWS: Record<string, Row> = {
     { ...needs(P.companyManage), targets: { id: 'webhook' } },
     { otherAdmin: 404, platform: 404 },
     "names no webhook of the caller's company (company A's for the platform administrator)",
+  ),
+  // threshold rules of the company
+  'POST /yewu/alarm/rule/list': needs(P.companyManage),
+  'POST /yewu/alarm/rule/save': answering(
+    {
+      ...needs(P.companyManage),
+      targets: { id: 'alarmRule' },
+      fixed: { item: 'fuel_level', scope: 'fleet' },
+    },
+    { otherAdmin: 404, platform: 404 },
+    "names no alarm rule of the caller's company (company A's for the platform administrator)",
+  ),
+  'POST /yewu/alarm/rule/delete': answering(
+    { ...needs(P.companyManage), targets: { id: 'alarmRule' }, destroys: true },
+    { otherAdmin: 404, platform: 404 },
+    "names no alarm rule of the caller's company (company A's for the platform administrator)",
   ),
   // messages: whether codes leave the server (public), how they go out, the log and test messages, one-click
   // unsubscribe and the SMS provider's delivery reports

@@ -369,6 +369,13 @@ async function buildWorld() {
     url: 'https://93.184.215.14/hook',
     events: ['alarm.raised'],
   });
+  const alarmRule = await ok('POST', '/alarm/rule/save', adminA.token!, {
+    name: `${MARK} rule`,
+    item: 'fuel_level',
+    op: 'below',
+    threshold: 10,
+    level: 'warning',
+  });
   const camera = await ok('POST', '/video/add', adminA.token!, {
     token: set.token,
     name: `${MARK} gate`,
@@ -420,6 +427,7 @@ async function buildWorld() {
     emsTemplate: emsTemplate.id,
     maintTemplate: maintTemplate.id,
     webhook: webhook.id,
+    alarmRule: alarmRule.id,
     camera: camera.id,
     subscription: subscription.id,
     subscriptions: [subscription.id],

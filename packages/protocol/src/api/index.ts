@@ -7,6 +7,7 @@ export * from './devices.ts';
 export * from './protocols.ts';
 export * from './gensets.ts';
 export * from './history.ts';
+export * from './alarm-rules.ts';
 export * from './units.ts';
 export * from './groups.ts';
 export * from './reports.ts';

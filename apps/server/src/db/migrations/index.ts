@@ -38,6 +38,7 @@ import { messageLog } from './031-message-log.ts';
 import { pushSubscriptions } from './032-push-subscriptions.ts';
 import { alarmEpisodes } from './033-alarm-episodes.ts';
 import { alarmShelving } from './034-alarm-shelving.ts';
+import { alarmRules } from './035-alarm-rules.ts';
 
 export function migrations(kind: DbKind): Record<string, Migration> {
   return {
@@ -76,5 +77,6 @@ export function migrations(kind: DbKind): Record<string, Migration> {
     '032-push-subscriptions': pushSubscriptions(kind),
     '033-alarm-episodes': alarmEpisodes(),
     '034-alarm-shelving': alarmShelving(),
+    '035-alarm-rules': alarmRules(kind),
   };
 }

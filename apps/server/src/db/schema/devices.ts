@@ -99,6 +99,25 @@ export interface StatusChangeTable {
   reason: string;
 }
 
+/** A company's threshold alarm (migration 035). */
+export interface AlarmRuleTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  item: string;
+  op: string;
+  threshold: number;
+  hysteresis: number;
+  delay_s: number;
+  level: string;
+  scope: string;
+  /** JSON: protocol keys (scope `protocols`) or set ids (scope `sets`); [] for the whole fleet. */
+  targets: string;
+  enabled: number;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface AlarmTable {
   id: Generated<number>;
   genset_id: number;

@@ -26,12 +26,14 @@ import push from './push.ts';
 import mail from './mail.ts';
 import messages from './messages.ts';
 import alarmStats from './alarm-stats.ts';
+import alarmRules from './alarm-rules.ts';
 
 export type DomainCatalog = Record<Language, Record<string, string>>;
 
 export const domains: DomainCatalog[] = [
   menu,
   alarmStats,
+  alarmRules,
   history,
   gensets,
   protocolDocuments,

@@ -173,6 +173,15 @@ export async function webhook(w: World): Promise<number> {
   return res.data.id;
 }
 
+/** A threshold rule of the demo company, made for the call that needs one. */
+export async function alarmRule(w: World): Promise<number> {
+  const res = await call(w.t.app, 'POST', '/alarm/rule/save', {
+    token: w.sessions.company,
+    body: { name: 'Fuzz rule', item: 'fuel_level', op: 'below', threshold: 10, level: 'warning' },
+  });
+  return res.data.id;
+}
+
 /** A module firmware image uploaded as a form (multipart), for the model of `otaSet`'s controller protocol. */
 export function otaForm(version: string): RawBody {
   const boundary = 'FuzzOtaBoundary';

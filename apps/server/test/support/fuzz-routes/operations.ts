@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { call } from '../../helpers.ts';
 import {
+  alarmRule,
   CAMERA_URL,
   camera,
   fullStation,
@@ -48,6 +49,16 @@ export const OPERATION_ROUTES: Record<string, RouteCase> = {
   'POST /yewu/webhook/deliveries': {
     writes: false,
     example: async (w) => ({ identity: 'company', body: { id: await webhook(w) } }),
+  },
+  'POST /yewu/alarm/rule/list': { writes: false, example: post('company') },
+  'POST /yewu/alarm/rule/save': {
+    writes: true,
+    example: post('company', { name: 'Fuel low', item: 'fuel_level', op: 'below', threshold: 20, level: 'warning' }),
+    hints: { item: fc.constantFrom('fuel_level', 'coolant_temp', 'mode', 'no_such_value') },
+  },
+  'POST /yewu/alarm/rule/delete': {
+    writes: true,
+    example: async (w) => ({ identity: 'company', body: { id: await alarmRule(w) } }),
   },
   'GET /yewu/messages/channels': { writes: false, example: get('none') },
   'GET /yewu/messages/status': { writes: false, example: get('company') },

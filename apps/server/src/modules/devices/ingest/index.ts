@@ -29,6 +29,7 @@ import { createRollups } from './rollups.ts';
 import { runningReadings } from './running-readings.ts';
 import { createSets } from './sets.ts';
 import { createStatusAlarms } from './status-alarms.ts';
+import { createRuleBook } from './rules.ts';
 import { createStore } from './store.ts';
 import { createSiteEnergy } from '../../sites/energy.ts';
 import { createSiteEms } from '../../sites/ems-status.ts';
@@ -88,7 +89,8 @@ export function createIngest(opts: IngestOptions) {
     cluster,
     runningOnly: runningReadings(protocols),
   });
-  const statusAlarms = createStatusAlarms({ db, sets, bus, log });
+  const rules = createRuleBook(db);
+  const statusAlarms = createStatusAlarms({ db, sets, bus, log, rules });
   const decoder = createDecoder({ db, sets, protocols, acks, log, stats });
   const siteEnergy = createSiteEnergy({ db, protocols, log });
   const store = createStore({ db, sets, statusAlarms, siteEnergy });
@@ -129,6 +131,7 @@ export function createIngest(opts: IngestOptions) {
     const { decoded, seen } = await decoder.decodeBatch(batch);
     // (read before the transaction opens, as everything a batch reads)
     await siteEnergy.prepare();
+    await rules.fresh();
     const written = await store.write(decoded, seen);
     // Committed: the sets take their new state, the modules their acks, the stored samples go into the rollups.
     store.adopt(written.working);
@@ -336,6 +339,8 @@ export function createIngest(opts: IngestOptions) {
 
   return {
     stats,
+    /** The companies' threshold rules as ingestion holds them (told when one is saved or deleted here). */
+    rules,
     /**
      * Takes a module's past snapshots as if it had sent them (the demo's history): through the same queue,
      * decoder and stages, without counting the module as heard from now. Settles once they are all stored.

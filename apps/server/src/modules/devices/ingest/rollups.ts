@@ -339,6 +339,7 @@ export function createRollups({ db, log, sets, acks, stats, persistMs, cluster, 
           'sample.modem_id',
           'genset.id as gensetId',
           'genset.token',
+          'genset.company_id',
           'genset.protocol_key',
           'genset.time_zone',
         ])
@@ -350,7 +351,13 @@ export function createRollups({ db, log, sets, acks, stats, persistMs, cluster, 
       for (const r of rows) {
         after = Number(r.id);
         const set = await sets.load(
-          { id: r.gensetId, token: r.token, protocol_key: r.protocol_key, time_zone: r.time_zone },
+          {
+            id: r.gensetId,
+            token: r.token,
+            company_id: r.company_id,
+            protocol_key: r.protocol_key,
+            time_zone: r.time_zone,
+          },
           r.modem_id,
         );
         if (after <= set.mergedId) continue; // already in the set's persisted rollups

@@ -43,11 +43,20 @@ export function createSets({ db, log, cluster, takeUp }: SetsOptions) {
     return info;
   }
 
-  async function load(row: { id: number; token: string; protocol_key: string; time_zone: string }, modemId: number) {
+  async function load(
+    row: { id: number; token: string; company_id: number; protocol_key: string; time_zone: string },
+    modemId: number,
+  ) {
     const known = byId.get(row.id);
     if (known) {
       // The binding may have changed (protocol, time zone); the live state in memory is newer than the table.
-      Object.assign(known, { token: row.token, modemId, protocolKey: row.protocol_key, timeZone: row.time_zone });
+      Object.assign(known, {
+        token: row.token,
+        companyId: row.company_id,
+        modemId,
+        protocolKey: row.protocol_key,
+        timeZone: row.time_zone,
+      });
       return known;
     }
     const latest = await db.selectFrom('set_latest').selectAll().where('genset_id', '=', row.id).executeTakeFirst();
@@ -60,6 +69,7 @@ export function createSets({ db, log, cluster, takeUp }: SetsOptions) {
     const state: SetState = {
       id: row.id,
       token: row.token,
+      companyId: row.company_id,
       modemId,
       protocolKey: row.protocol_key,
       timeZone: row.time_zone,
@@ -79,6 +89,7 @@ export function createSets({ db, log, cluster, takeUp }: SetsOptions) {
           },
         ]),
       ),
+      rulesPending: new Map(),
     };
     byId.set(state.id, state);
     touch(state.id);
@@ -94,7 +105,7 @@ export function createSets({ db, log, cluster, takeUp }: SetsOptions) {
     if (bound.has(cacheKey)) return bound.get(cacheKey)!;
     const row = await db
       .selectFrom('genset')
-      .select(['id', 'token', 'protocol_key', 'time_zone'])
+      .select(['id', 'token', 'company_id', 'protocol_key', 'time_zone'])
       .where('modem_id', '=', modem.id)
       .where('port', '=', port)
       .where('address', '=', address)

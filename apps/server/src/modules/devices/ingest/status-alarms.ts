@@ -12,6 +12,8 @@ import type { RealtimeBus } from '../bus.ts';
 import type { Sets } from './sets.ts';
 import { STATUS, type ActiveAlarm, type Decoded, type OpenAlarm, type SetState } from './types.ts';
 import { clearAlarm, raiseAlarm } from './episodes.ts';
+import { judgeRules, type RuleBook } from './rules.ts';
+import { RULE_ALARM_PREFIX } from '@genset/protocol';
 
 /** Alarms the module raises from what it knows itself (e.g. its position), whatever its controller says. */
 export const MODULE_ALARM_PREFIX = 'module:';
@@ -20,6 +22,12 @@ export const MODULE_ALARM_PREFIX = 'module:';
 export interface BatchChanges {
   status: Set<number>;
   alarms: Set<number>;
+}
+
+function hasRuleAlarm(set: SetState) {
+  if (set.openAlarms.size === 0) return false;
+  for (const code of set.openAlarms.keys()) if (code.startsWith(RULE_ALARM_PREFIX)) return true;
+  return false;
 }
 
 function hasCode(list: readonly ActiveAlarm[], code: string) {
@@ -32,11 +40,14 @@ export function createStatusAlarms({
   sets,
   bus,
   log,
+  rules,
 }: {
   db: Db;
   sets: Sets;
   bus: RealtimeBus;
   log: FastifyBaseLogger;
+  /** The companies' threshold rules (none: only the controllers' and modules' own alarms). */
+  rules?: RuleBook;
 }) {
   /**
    * Moves the set (a working copy) to the snapshot's status, alarms and values. Returns a promise only when
@@ -58,9 +69,20 @@ export function createStatusAlarms({
         if (set.openAlarms.has(a.code) || (opening && hasCode(opening, a.code))) continue;
         (opening ??= []).push(a);
       }
-      // the module's own alarms (its position outside the fence) are not the controller's to close
+      // the module's own alarms (its position outside the fence) and the rules' are not the controller's to close
       for (const open of set.openAlarms.values())
-        if (!hasCode(active, open.code) && !open.code.startsWith(MODULE_ALARM_PREFIX)) (closing ??= []).push(open);
+        if (
+          !hasCode(active, open.code) &&
+          !open.code.startsWith(MODULE_ALARM_PREFIX) &&
+          !open.code.startsWith(RULE_ALARM_PREFIX)
+        )
+          (closing ??= []).push(open);
+      const watching = rules?.of(set) ?? [];
+      if (watching.length > 0 || set.rulesPending.size > 0 || hasRuleAlarm(set)) {
+        const judged = judgeRules(set, watching, values, message.ts);
+        if (judged.raise.length) (opening ??= []).push(...judged.raise);
+        if (judged.clear.length) (closing ??= []).push(...judged.clear);
+      }
     }
     if (status === set.status && !opening && !closing) {
       if (!message.error) set.values = values;

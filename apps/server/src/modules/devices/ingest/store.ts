@@ -58,7 +58,7 @@ export function createStore({
       const workingCopy = (s: SetState): SetState => {
         let w = working.get(s.id);
         if (!w) {
-          w = { ...s, openAlarms: new Map(s.openAlarms) };
+          w = { ...s, openAlarms: new Map(s.openAlarms), rulesPending: new Map(s.rulesPending) };
           working.set(s.id, w);
         }
         return w;

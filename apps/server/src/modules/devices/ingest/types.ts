@@ -29,6 +29,7 @@ export interface ActiveAlarm {
 export interface SetState {
   id: number;
   token: string;
+  companyId: number;
   modemId: number;
   protocolKey: string;
   timeZone: string;
@@ -36,6 +37,11 @@ export interface SetState {
   values: Values;
   deviceTs: number;
   openAlarms: Map<string, OpenAlarm>;
+  /**
+   * The company's threshold rules whose condition holds but whose delay has not passed: rule id → the device time
+   * the condition began (kept in memory by the instance that holds the set; a set taken up anew starts again).
+   */
+  rulesPending: Map<number, number>;
   /** The highest sample id merged into this set's rollups in memory. */
   mergedId: number;
 }
