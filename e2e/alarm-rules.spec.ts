@@ -1,6 +1,7 @@
 // A company administrator keeps threshold rules, in English and in Chinese: a new rule chosen from the values its
 // sets report is listed with its condition, delay and clearing point in the reader's language; a rule with no value
-// chosen is refused beside the field; a rule deleted leaves the list.
+// chosen is refused beside the field; a rule deleted leaves the list. The company’s episode hold time and escalation
+// are kept (English).
 import { test, expect } from './fixtures.ts';
 import { api, apiLogin, chooseOption, useToken } from './helpers.ts';
 
@@ -56,14 +57,14 @@ for (const [lang, text] of Object.entries(TEXT)) {
     const form = page.getByTestId('alarm-rule-form');
     await form.getByLabel(text.name).fill(text.rule);
     // no value chosen: refused beside the field
-    await page.getByRole('button', { name: text.save }).click();
+    await page.getByRole('dialog').getByRole('button', { name: text.save }).click();
     await expect(form.locator('.ant-form-item-explain-error').first()).toHaveText(text.required);
     // (a long list: the value is searched for, as a person would)
     await form.getByTestId('alarm-rule-item').locator('input').fill(text.search);
     await chooseOption(page, form.getByTestId('alarm-rule-item'), text.fuel);
     await form.getByLabel(text.threshold).fill('20');
     await form.getByLabel(text.hysteresis).fill('5');
-    await page.getByRole('button', { name: text.save }).click();
+    await page.getByRole('dialog').getByRole('button', { name: text.save }).click();
     await expect(form).toBeHidden();
 
     const row = rules.getByRole('row', { name: new RegExp(text.rule) });
@@ -78,3 +79,29 @@ for (const [lang, text] of Object.entries(TEXT)) {
     expect(left.data.list.map((r) => r.name)).not.toContain(text.rule);
   });
 }
+
+test('the company’s episodes and escalation are kept: escalated after 15 minutes to the person chosen', async ({
+  page,
+}) => {
+  const manager = await apiLogin(page.request, MANAGER);
+  await useToken(page.context(), manager.utoken);
+  try {
+    await page.goto('/system/alarmRules');
+    const card = page.getByTestId('alarm-policy');
+    await expect(card.getByLabel('Hold time')).toHaveValue('60', { timeout: 60_000 });
+    await card.getByLabel('Escalate unacknowledged alarms').click();
+    await card.getByLabel('Escalate after').fill('15');
+    // naming no one is refused beside the field
+    await card.getByRole('button', { name: 'Save' }).click();
+    await expect(card.locator('.ant-form-item-explain-error')).toHaveText('This field cannot be empty');
+    await chooseOption(page, card.getByTestId('alarm-policy-people'), 'Mia Manager');
+    await card.getByRole('button', { name: 'Save' }).click();
+    await expect(page.locator('.ant-message')).toContainText('Saved');
+    await page.reload();
+    await expect(card.getByLabel('Escalate after')).toHaveValue('15', { timeout: 60_000 });
+    await expect(card.getByTestId('alarm-policy-people')).toContainText('Mia Manager');
+  } finally {
+    // the shared demo company keeps its default policy
+    await api(page.request, '/alarm/policy/save', { holdSeconds: 60, escalateAfterMinutes: null }, manager.utoken);
+  }
+});

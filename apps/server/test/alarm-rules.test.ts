@@ -7,9 +7,10 @@
 // the company keep rules, of their own company, and a bad rule is refused with a localised message, changing nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { layoutS } from '@genset/protocol';
-import { call, login } from './helpers.ts';
+import { call, freshUser, login } from './helpers.ts';
 import { moduleFor, newSet, RUNNING, serverWithStranger } from './support/history-data.ts';
 import type { TestApp } from './helpers.ts';
+import { escalateAlarms } from '../src/modules/devices/ingest/episodes.ts';
 
 let t: TestApp;
 let manager: string;
@@ -244,5 +245,109 @@ describe('threshold rules', () => {
     expect(fuel.name).toMatch(/燃油/);
     expect(list.items.some((i: { key: string }) => i.key === 'mode')).toBe(false);
     expect(list.protocols.map((p: { key: string }) => p.key)).toContain(layoutS.key);
+  });
+});
+
+describe('alarm policy: hold time and escalation', () => {
+  const policy = async (body?: Record<string, unknown>, token = manager) =>
+    body === undefined
+      ? call(t.app, 'POST', '/alarm/policy', { token })
+      : call(t.app, 'POST', '/alarm/policy/save', { token, lang: 'zh-CN', body });
+
+  it('the company’s hold time decides whether an alarm back after clearing continues its episode', async () => {
+    const before = (await policy()).data;
+    expect(before).toMatchObject({ holdSeconds: 60, escalateAfterMinutes: null, escalateTo: [] });
+    expect(before.people.map((p: { name: string }) => p.name)).toContain('Mia Manager');
+    expect((await policy({ holdSeconds: 5, escalateAfterMinutes: null })).code).toBe(200);
+
+    const set = await newSet(t, { companyId, name: 'Policy hold' });
+    const m = await moduleFor(t, set);
+    const t0 = Date.now() - 100 * S;
+    const stop = { ...RUNNING, alarm_emergency_stop: 1, common_shutdown: 1 };
+    await m.send(stop, t0);
+    await m.send(RUNNING, t0 + 1 * S);
+    await m.send(stop, t0 + 4 * S); // back within 5 s: the same episode
+    await m.send(RUNNING, t0 + 5 * S);
+    await m.send(stop, t0 + 20 * S); // 15 s later: a new one (within the default 60 s it would continue)
+    await m.send(RUNNING, t0 + 21 * S);
+    await m.close();
+    const episodes = await db()
+      .selectFrom('alarm')
+      .select(['start_ts', 'occurrences'])
+      .where('genset_id', '=', set.id)
+      .where('code', '=', 'emergency_stop')
+      .orderBy('id')
+      .execute();
+    expect(episodes).toEqual([
+      { start_ts: t0, occurrences: 2 },
+      { start_ts: t0 + 20 * S, occurrences: 1 },
+    ]);
+    expect((await policy({ holdSeconds: 60, escalateAfterMinutes: null })).code).toBe(200);
+  });
+
+  it('an episode nobody acknowledges is escalated once, after the company’s time, to the people it named', async () => {
+    // the one escalated to wants only alarms that stop a set: a warning reaches them only escalated
+    const chief = await freshUser(t, { companyId, role: 'companyAdmin' });
+    const chiefToken = await login(t.app, chief.account, chief.password);
+    const settings = await call(t.app, 'POST', '/user/setMessage', {
+      token: chiefToken,
+      body: { alarmEmail: true, alarmLevel: 'shutdown', alarmCleared: false },
+    });
+    expect(settings.code, settings.msg).toBe(200);
+    expect((await policy({ holdSeconds: 60, escalateAfterMinutes: 10, escalateTo: [chief.id] })).code).toBe(200);
+    expect((await policy()).data).toMatchObject({ holdSeconds: 60, escalateAfterMinutes: 10, escalateTo: [chief.id] });
+
+    const set = await newSet(t, { companyId, name: 'Policy escalation' });
+    const acked = await newSet(t, { companyId, name: 'Policy acknowledged' });
+    const now = Date.now();
+    for (const s of [set, acked]) {
+      const m = await moduleFor(t, s);
+      await m.send({ ...RUNNING, alarm_low_fuel_warning: 1, common_warning: 1 }, now - 60 * S);
+      await m.close();
+    }
+    const ackedId = (
+      await db().selectFrom('alarm').select('id').where('genset_id', '=', acked.id).executeTakeFirstOrThrow()
+    ).id;
+    expect(
+      (await call(t.app, 'POST', '/alarm/ack', { token: manager, body: { id: ackedId, comment: 'On it' } })).code,
+    ).toBe(200);
+
+    expect(await escalateAlarms(db(), now + 5 * 60 * S)).toBe(0); // 6 minutes: not yet
+    expect(await escalateAlarms(db(), now + 10 * 60 * S)).toBe(1); // 11 minutes: the one nobody acknowledged
+    expect(await escalateAlarms(db(), now + 12 * 60 * S)).toBe(0); // once
+    await t.app.notifications.engine.runOnce();
+    const delivered = await db()
+      .selectFrom('notification_delivery as d')
+      .innerJoin('notification_event as e', 'e.id', 'd.event_id')
+      .select(['e.kind', 'e.genset_id', 'd.channel'])
+      .where('d.user_id', '=', chief.id)
+      .where('e.genset_id', 'in', [set.id, acked.id])
+      .execute();
+    expect(delivered).toEqual([{ kind: 'alarm.escalated', genset_id: set.id, channel: 'email' }]);
+    // told in the message centre in the reader's language, with how long nobody acknowledged it
+    const notices = await call(t.app, 'POST', '/notice/list', {
+      token: chiefToken,
+      lang: 'zh-CN',
+      body: { page: 1, size: 10 },
+    });
+    expect(notices.data.list[0].title).toBe('Policy escalation：低燃油位警告 已 10 分钟无人确认');
+  });
+
+  it('refuses a policy that names no one or someone outside the company, and those who do not manage it', async () => {
+    const other = await freshUser(t, {
+      companyId: (await call(t.app, 'GET', '/user/info', { token: stranger })).data.info.companyId,
+    });
+    const none = await policy({ holdSeconds: 60, escalateAfterMinutes: 30, escalateTo: [] });
+    expect(none.code).toBe(400);
+    expect(none.data.fields.escalateTo).toContain('升级通知人');
+    const outside = await policy({ holdSeconds: 60, escalateAfterMinutes: 30, escalateTo: [other.id] });
+    expect(outside.code).toBe(400);
+    expect(outside.data.fields.escalateTo).toContain('所选人员中有不是本公司在职成员的人');
+    expect((await policy({ holdSeconds: 3601, escalateAfterMinutes: null })).code).toBe(400);
+    const viewer = await login(t.app, 'viewer@example.com', 'Demo#2026');
+    expect((await policy(undefined, viewer)).code).toBe(403);
+    expect((await policy({ holdSeconds: 1, escalateAfterMinutes: null }, viewer)).code).toBe(403);
+    // nothing changed
+    expect((await policy()).data).toMatchObject({ holdSeconds: 60, escalateAfterMinutes: 10 });
   });
 });

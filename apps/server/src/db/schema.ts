@@ -24,6 +24,7 @@ import type {
 import type {
   AlarmTable,
   AlarmRuleTable,
+  CompanyAlarmPolicyTable,
   CommandTable,
   GensetTable,
   IngestStateTable,
@@ -114,6 +115,7 @@ export interface Database {
   status_change: StatusChangeTable;
   alarm: AlarmTable;
   alarm_rule: AlarmRuleTable;
+  company_alarm_policy: CompanyAlarmPolicyTable;
   rollup_hour: RollupTable;
   rollup_day: RollupTable;
   ingest_state: IngestStateTable;

@@ -12,6 +12,7 @@ import { createAlarmAnalytics } from '../modules/history/alarm-analytics.ts';
 import { dashboardRoutes } from '../modules/dashboard/routes.ts';
 import { createAlarmRuleService } from '../modules/alarm-rules/service.ts';
 import { alarmRuleRoutes } from '../modules/alarm-rules/routes.ts';
+import { createAlarmPolicyService } from '../modules/alarm-rules/policy.ts';
 
 export default fp(
   async function history(app: FastifyInstance) {
@@ -43,7 +44,8 @@ export default fp(
     await app.register(historyRoutes, { prefix: API_BASE, history, alarms, analytics, exportRuntimeData });
     await app.register(dashboardRoutes, { prefix: API_BASE, dashboard });
     const rules = createAlarmRuleService({ db, protocols: devices.protocols, rules: devices.ingest.rules });
-    await app.register(alarmRuleRoutes, { prefix: API_BASE, rules });
+    const policy = createAlarmPolicyService(db);
+    await app.register(alarmRuleRoutes, { prefix: API_BASE, rules, policy });
   },
   { name: 'history', dependencies: ['devices', 'gensets'] },
 );

@@ -13,7 +13,7 @@ import {
   type NoticeEvent,
   type NotificationEngine,
 } from '../modules/notifications/engine.ts';
-import { returnShelvedAlarms, tellEndedEpisodes } from '../modules/devices/ingest/episodes.ts';
+import { returnShelvedAlarms, escalateAlarms, tellEndedEpisodes } from '../modules/devices/ingest/episodes.ts';
 import { createNoticeService } from '../modules/notifications/service.ts';
 import {
   createWebhookPoster,
@@ -84,6 +84,7 @@ export default fp(
       beforeRound: async (now) => {
         await tellEndedEpisodes(db, now);
         await returnShelvedAlarms(db, now);
+        await escalateAlarms(db, now);
       },
     });
     const startedAt = Date.now();

@@ -317,6 +317,12 @@ export const ROWS: Record<string, Row> = {
     { otherAdmin: 404, platform: 404 },
     "names no alarm rule of the caller's company (company A's for the platform administrator)",
   ),
+  'POST /yewu/alarm/policy': needs(P.companyManage),
+  'POST /yewu/alarm/policy/save': {
+    ...needs(P.companyManage),
+    only: true,
+    fixed: { holdSeconds: 60, escalateAfterMinutes: null, escalateTo: [] },
+  },
   // messages: whether codes leave the server (public), how they go out, the log and test messages, one-click
   // unsubscribe and the SMS provider's delivery reports
   'GET /yewu/messages/channels': PUBLIC,

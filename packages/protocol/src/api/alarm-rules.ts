@@ -98,3 +98,44 @@ export const alarmRuleListResponse = z.object({
   protocols: z.array(z.object({ key: z.string(), name: z.string() })),
 });
 export type AlarmRuleListResponse = z.infer<typeof alarmRuleListResponse>;
+
+/** How long an alarm may stay cleared and continue its episode when it comes back: at most an hour. */
+export const ALARM_HOLD_MAX_S = 3600;
+/** The longest wait for an acknowledgement before an episode is escalated: a day. */
+export const ESCALATE_AFTER_MAX_MIN = 1440;
+/** The most people an episode is escalated to. */
+export const ESCALATE_TO_MAX = 50;
+
+/**
+ * A company's alarm policy: the hold time of its episodes (60 s unless chosen), and, when an episode stays
+ * unacknowledged for `escalateAfterMinutes` (null: never), the people it is escalated to, on the channels each chose.
+ */
+export const alarmPolicySaveRequest = z
+  .strictObject({
+    holdSeconds: z
+      .number({ error: V.required })
+      .int({ error: V.invalid })
+      .min(0, { error: V.invalid })
+      .max(ALARM_HOLD_MAX_S, { error: V.invalid }),
+    escalateAfterMinutes: z
+      .number({ error: V.invalid })
+      .int({ error: V.invalid })
+      .min(1, { error: V.invalid })
+      .max(ESCALATE_AFTER_MAX_MIN, { error: V.invalid })
+      .nullable(),
+    escalateTo: z.array(id).max(ESCALATE_TO_MAX, { error: V.tooLong }).default([]),
+  })
+  .refine((p) => p.escalateAfterMinutes === null || p.escalateTo.length > 0, {
+    error: V.required,
+    path: ['escalateTo'],
+  });
+export type AlarmPolicySaveRequest = z.input<typeof alarmPolicySaveRequest>;
+
+export const alarmPolicyResponse = z.object({
+  holdSeconds: z.number().int(),
+  escalateAfterMinutes: z.number().int().nullable(),
+  escalateTo: z.array(z.number().int()),
+  /** The company's people who may be named: id and name. */
+  people: z.array(z.object({ id: z.number().int(), name: z.string() })),
+});
+export type AlarmPolicyResponse = z.infer<typeof alarmPolicyResponse>;

@@ -9,6 +9,7 @@ import { required } from './rules.ts';
 export const NOTICE_KINDS = [
   'alarm.raised',
   'alarm.cleared',
+  'alarm.escalated',
   'set.offline',
   'maintenance.due',
   'maintenance.overdue',

@@ -39,6 +39,7 @@ import { pushSubscriptions } from './032-push-subscriptions.ts';
 import { alarmEpisodes } from './033-alarm-episodes.ts';
 import { alarmShelving } from './034-alarm-shelving.ts';
 import { alarmRules } from './035-alarm-rules.ts';
+import { alarmPolicy } from './036-alarm-policy.ts';
 
 export function migrations(kind: DbKind): Record<string, Migration> {
   return {
@@ -78,5 +79,6 @@ export function migrations(kind: DbKind): Record<string, Migration> {
     '033-alarm-episodes': alarmEpisodes(),
     '034-alarm-shelving': alarmShelving(),
     '035-alarm-rules': alarmRules(kind),
+    '036-alarm-policy': alarmPolicy(),
   };
 }

@@ -118,6 +118,17 @@ export interface AlarmRuleTable {
   updated_at: number;
 }
 
+/** A company's alarm policy: episode hold time and escalation (migration 036). */
+export interface CompanyAlarmPolicyTable {
+  company_id: number;
+  hold_s: number;
+  /** null: episodes are not escalated. */
+  escalate_after_s: number | null;
+  /** JSON: the ids of the people an episode is escalated to. */
+  escalate_to: string;
+  updated_at: number;
+}
+
 export interface AlarmTable {
   id: Generated<number>;
   genset_id: number;
@@ -145,6 +156,8 @@ export interface AlarmTable {
   ack_comment: string | null;
   /** While shelved: until when it notifies no one (a new episode of the same code on the set inherits it). */
   shelved_until: number | null;
+  /** When it was escalated, not acknowledged in its company's time (migration 036). */
+  escalated_at: ColumnType<number | null, number | null | undefined, number | null>;
   shelved_by: number | null;
   shelved_at: number | null;
   shelve_reason: string | null;

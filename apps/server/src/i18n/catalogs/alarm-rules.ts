@@ -3,6 +3,11 @@ import type { DomainCatalog } from './index.ts';
 
 const catalog: DomainCatalog = {
   'en-US': {
+    'alarmPolicy.unknownPerson': 'One of the people named is not an active member of the company',
+    'log.alarmPolicySaved': 'Alarm policy saved: hold {hold} s, escalation after {after} min to {people} people',
+    'fields.alarmHold': 'Episode hold time',
+    'fields.escalateAfter': 'Escalate after',
+    'fields.escalateTo': 'Escalate to',
     'menu.alarmRules': 'Alarm rules',
     'alarmRule.notFound': 'This alarm rule no longer exists',
     'alarmRule.unknownModel': 'No set of the company has the controller model “{model}”',
@@ -16,6 +21,11 @@ const catalog: DomainCatalog = {
     'fields.alarmRuleThreshold': 'Threshold',
   },
   'zh-CN': {
+    'alarmPolicy.unknownPerson': '所选人员中有不是本公司在职成员的人',
+    'log.alarmPolicySaved': '已保存报警策略：保持 {hold} 秒，{after} 分钟后升级给 {people} 人',
+    'fields.alarmHold': '报警合并时间',
+    'fields.escalateAfter': '升级等待时间',
+    'fields.escalateTo': '升级通知人',
     'menu.alarmRules': '报警规则',
     'alarmRule.notFound': '该报警规则已不存在',
     'alarmRule.unknownModel': '本公司没有控制器型号为“{model}”的机组',
@@ -29,6 +39,11 @@ const catalog: DomainCatalog = {
     'fields.alarmRuleThreshold': '阈值',
   },
   'zh-TW': {
+    'alarmPolicy.unknownPerson': '所選人員中有不是本公司在職成員的人',
+    'log.alarmPolicySaved': '已儲存警報策略：保持 {hold} 秒，{after} 分鐘後升級給 {people} 人',
+    'fields.alarmHold': '警報合併時間',
+    'fields.escalateAfter': '升級等待時間',
+    'fields.escalateTo': '升級通知人',
     'menu.alarmRules': '警報規則',
     'alarmRule.notFound': '此警報規則已不存在',
     'alarmRule.unknownModel': '本公司沒有控制器型號為「{model}」的機組',
@@ -42,6 +57,12 @@ const catalog: DomainCatalog = {
     'fields.alarmRuleThreshold': '閾值',
   },
   'ru-RU': {
+    'alarmPolicy.unknownPerson': 'Один из выбранных людей не является действующим сотрудником компании',
+    'log.alarmPolicySaved':
+      'Политика аварий сохранена: удержание {hold} с, передача через {after} мин, получателей: {people}',
+    'fields.alarmHold': 'Время объединения аварий',
+    'fields.escalateAfter': 'Передать выше через',
+    'fields.escalateTo': 'Кому передать',
     'menu.alarmRules': 'Правила аварий',
     'alarmRule.notFound': 'Этого правила аварии больше нет',
     'alarmRule.unknownModel': 'Ни у одного генератора компании нет контроллера модели «{model}»',
@@ -55,6 +76,12 @@ const catalog: DomainCatalog = {
     'fields.alarmRuleThreshold': 'Порог',
   },
   'es-ES': {
+    'alarmPolicy.unknownPerson': 'Una de las personas elegidas no es miembro activo de la empresa',
+    'log.alarmPolicySaved':
+      'Política de alarmas guardada: espera de {hold} s, escalado tras {after} min a {people} personas',
+    'fields.alarmHold': 'Tiempo de agrupación de episodios',
+    'fields.escalateAfter': 'Escalar tras',
+    'fields.escalateTo': 'Escalar a',
     'menu.alarmRules': 'Reglas de alarma',
     'alarmRule.notFound': 'Esta regla de alarma ya no existe',
     'alarmRule.unknownModel': 'Ningún grupo de la empresa tiene el modelo de controlador «{model}»',
@@ -68,6 +95,11 @@ const catalog: DomainCatalog = {
     'fields.alarmRuleThreshold': 'Umbral',
   },
   'tr-TR': {
+    'alarmPolicy.unknownPerson': 'Seçilen kişilerden biri şirketin etkin bir üyesi değil',
+    'log.alarmPolicySaved': 'Alarm politikası kaydedildi: bekleme {hold} sn, {after} dk sonra {people} kişiye iletim',
+    'fields.alarmHold': 'Olay birleştirme süresi',
+    'fields.escalateAfter': 'Şu süre sonra ilet',
+    'fields.escalateTo': 'İletilecek kişiler',
     'menu.alarmRules': 'Alarm kuralları',
     'alarmRule.notFound': 'Bu alarm kuralı artık yok',
     'alarmRule.unknownModel': 'Şirketin hiçbir jeneratöründe “{model}” kontrol cihazı modeli yok',

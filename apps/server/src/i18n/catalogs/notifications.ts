@@ -7,6 +7,9 @@ const catalog: DomainCatalog = {
     'notice.alarm.raised.title': '{set}: {alarm}',
     'notice.alarm.raised.text': 'Alarm ({level}) on {set} at {time}: {alarm}.',
     'notice.alarm.cleared.title': '{set}: {alarm} cleared',
+    'notice.alarm.escalated.title': '{set}: {alarm}, not acknowledged for {minutes} min',
+    'notice.alarm.escalated.text':
+      'Nobody has acknowledged the alarm ({level}) {alarm} on {set}, active since {time}, for {minutes} minutes: it is escalated to you.',
     'notice.alarm.cleared.text': 'The alarm {alarm} on {set} cleared at {time}.',
     'notice.set.offline.title': '{set} is offline',
     'notice.set.offline.text': '{set} has not been heard from since {time} ({minutes} min).',
@@ -57,6 +60,9 @@ const catalog: DomainCatalog = {
     'notice.alarm.raised.title': '{set}：{alarm}',
     'notice.alarm.raised.text': '{set} 于 {time} 报警（{level}）：{alarm}。',
     'notice.alarm.cleared.title': '{set}：{alarm} 已解除',
+    'notice.alarm.escalated.title': '{set}：{alarm} 已 {minutes} 分钟无人确认',
+    'notice.alarm.escalated.text':
+      '{set} 自 {time} 起的报警（{level}）“{alarm}”已 {minutes} 分钟无人确认，现升级通知您。',
     'notice.alarm.cleared.text': '{set} 的报警“{alarm}”已于 {time} 解除。',
     'notice.set.offline.title': '{set} 已离线',
     'notice.set.offline.text': '自 {time} 起未收到 {set} 的数据（{minutes} 分钟）。',
@@ -106,6 +112,9 @@ const catalog: DomainCatalog = {
     'notice.alarm.raised.title': '{set}：{alarm}',
     'notice.alarm.raised.text': '{set} 於 {time} 警報（{level}）：{alarm}。',
     'notice.alarm.cleared.title': '{set}：{alarm} 已解除',
+    'notice.alarm.escalated.title': '{set}：{alarm} 已 {minutes} 分鐘無人確認',
+    'notice.alarm.escalated.text':
+      '{set} 自 {time} 起的警報（{level}）「{alarm}」已 {minutes} 分鐘無人確認，現升級通知您。',
     'notice.alarm.cleared.text': '{set} 的警報「{alarm}」已於 {time} 解除。',
     'notice.set.offline.title': '{set} 已離線',
     'notice.set.offline.text': '自 {time} 起未收到 {set} 的資料（{minutes} 分鐘）。',
@@ -155,6 +164,9 @@ const catalog: DomainCatalog = {
     'notice.alarm.raised.title': '{set}: авария «{alarm}»',
     'notice.alarm.raised.text': 'Авария ({level}) на {set} в {time}: {alarm}.',
     'notice.alarm.cleared.title': '{set}: {alarm} — сброшено',
+    'notice.alarm.escalated.title': '{set}: авария «{alarm}» не подтверждена {minutes} мин',
+    'notice.alarm.escalated.text':
+      'Аварию ({level}) «{alarm}» на {set}, активную с {time}, никто не подтвердил за {minutes} мин: она передана вам.',
     'notice.alarm.cleared.text': 'Авария «{alarm}» на {set} сброшена в {time}.',
     'notice.set.offline.title': '{set} не на связи',
     'notice.set.offline.text': 'От {set} нет данных с {time} ({minutes} мин).',
@@ -205,6 +217,9 @@ const catalog: DomainCatalog = {
     'notice.alarm.raised.title': '{set}: alarma «{alarm}»',
     'notice.alarm.raised.text': 'Alarma ({level}) en {set} a las {time}: {alarm}.',
     'notice.alarm.cleared.title': '{set}: {alarm} despejada',
+    'notice.alarm.escalated.title': '{set}: {alarm} sin reconocer desde hace {minutes} min',
+    'notice.alarm.escalated.text':
+      'Nadie ha reconocido en {minutes} minutos la alarma ({level}) «{alarm}» de {set}, activa desde las {time}: se le escala a usted.',
     'notice.alarm.cleared.text': 'La alarma «{alarm}» de {set} se despejó a las {time}.',
     'notice.set.offline.title': '{set} está desconectado',
     'notice.set.offline.text': 'No se recibe nada de {set} desde las {time} ({minutes} min).',
@@ -255,6 +270,9 @@ const catalog: DomainCatalog = {
     'notice.alarm.raised.title': '{set}: {alarm} alarmı',
     'notice.alarm.raised.text': '{set} üzerinde {time} saatinde alarm ({level}): {alarm}.',
     'notice.alarm.cleared.title': '{set}: {alarm} temizlendi',
+    'notice.alarm.escalated.title': '{set}: {alarm} {minutes} dakikadır onaylanmadı',
+    'notice.alarm.escalated.text':
+      '{set} üzerinde {time} saatinden beri etkin olan {alarm} alarmını ({level}) {minutes} dakikadır kimse onaylamadı: size iletildi.',
     'notice.alarm.cleared.text': '{set} üzerindeki “{alarm}” alarmı {time} saatinde temizlendi.',
     'notice.set.offline.title': '{set} çevrim dışı',
     'notice.set.offline.text': '{set} biriminden {time} saatinden beri haber yok ({minutes} dk).',

@@ -2,13 +2,24 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { alarmRuleIdRequest, alarmRuleListResponse, alarmRuleSaveRequest, Permission } from '@genset/protocol';
+import {
+  alarmPolicyResponse,
+  alarmPolicySaveRequest,
+  alarmRuleIdRequest,
+  alarmRuleListResponse,
+  alarmRuleSaveRequest,
+  Permission,
+} from '@genset/protocol';
 import { envelope } from '../../lib/envelope.ts';
 import type { AlarmRuleService } from './service.ts';
+import type { AlarmPolicyService } from './policy.ts';
 
-export async function alarmRuleRoutes(app: FastifyInstance, opts: { rules: AlarmRuleService }) {
+export async function alarmRuleRoutes(
+  app: FastifyInstance,
+  opts: { rules: AlarmRuleService; policy: AlarmPolicyService },
+) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { rules } = opts;
+  const { rules, policy } = opts;
   const tags = ['alarms'];
   const access = { permission: Permission.companyManage, scope: 'company' } as const;
 
@@ -49,5 +60,34 @@ export async function alarmRuleRoutes(app: FastifyInstance, opts: { rules: Alarm
     config: { access },
     handler: async (req, reply) =>
       reply.ok(await rules.remove(req.session!, req.companyId, req.ip, req.body.id), 'success.operation'),
+  });
+
+  r.post('/alarm/policy', {
+    schema: {
+      tags,
+      summary:
+        'The company’s alarm policy: the hold time of its episodes, and whom an episode nobody acknowledged is ' +
+        'escalated to after how long, with the people who may be named (company:manage)',
+      response: { 200: envelope(alarmPolicyResponse) },
+    },
+    config: { access },
+    handler: async (req, reply) => reply.ok(await policy.get(req.companyId)),
+  });
+
+  r.post('/alarm/policy/save', {
+    schema: {
+      tags,
+      summary:
+        'Sets the company’s alarm policy: hold time (0–3,600 s), escalation after minutes (or null) and the ' +
+        'people it goes to (company:manage)',
+      body: alarmPolicySaveRequest,
+      response: { 200: envelope(z.object({ ok: z.boolean() })) },
+    },
+    config: {
+      fieldLabels: { holdSeconds: 'alarmHold', escalateAfterMinutes: 'escalateAfter', escalateTo: 'escalateTo' },
+      access,
+    },
+    handler: async (req, reply) =>
+      reply.ok(await policy.save(req.session!, req.companyId, req.ip, req.body), 'success.saved'),
   });
 }

@@ -33,7 +33,8 @@ import { emailOf, phoneOf, quietUntil, readSettings, stopsTheSet, wants } from '
 import { renderNotice, type NoticeFacts } from './render.ts';
 
 /** Who an event is for: the people who may see its set, named people, or a company's holders of a permission. */
-export type Audience = { set: true } | { users: number[] } | { companyId: number; permission: string };
+/** Who is told: those who may see the set (`only`: those of them named), the people named, or a permission's holders. */
+export type Audience = { set: true; only?: number[] } | { users: number[] } | { companyId: number; permission: string };
 
 export interface NoticeEvent {
   kind: NoticeKind;
@@ -76,7 +77,7 @@ export function retryDelay(attempts: number): number {
 }
 
 export function levelOf(kind: NoticeKind, facts: NoticeFacts): NoticeLevel {
-  if (kind === 'alarm.raised') return stopsTheSet(facts.level) ? 'alarm' : 'warning';
+  if (kind === 'alarm.raised' || kind === 'alarm.escalated') return stopsTheSet(facts.level) ? 'alarm' : 'warning';
   if (kind === 'set.offline' || kind === 'maintenance.overdue' || kind === 'sim.usage') return 'warning';
   return 'info';
 }
@@ -175,7 +176,12 @@ export function createNotificationEngine(opts: EngineOptions) {
   let closed = false;
 
   async function readersOf(event: { genset_id: number | null }, audience: Audience): Promise<Reader[]> {
-    if ('set' in audience) return event.genset_id === null ? [] : readersOfSet(db, scope, event.genset_id);
+    if ('set' in audience) {
+      if (event.genset_id === null) return [];
+      const readers = await readersOfSet(db, scope, event.genset_id);
+      const only = audience.only ? new Set(audience.only) : null;
+      return only ? readers.filter((r) => only.has(r.user.id)) : readers;
+    }
     if ('users' in audience) return readersByIds(db, audience.users);
     return readersWithPermission(db, audience.companyId, audience.permission);
   }

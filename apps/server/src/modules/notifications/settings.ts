@@ -28,6 +28,8 @@ export function wants(
       if (kind === 'alarm.cleared' && !settings.alarmCleared) return false;
       if (settings.alarmScope === 'mine' && !facts.mine) return false;
       return settings.alarmLevel === 'all' || stopsTheSet(facts.alarmLevel);
+    case 'alarm.escalated': // named by their company to be told: on whichever channels they chose
+      return true;
     case 'set.offline':
       return settings.offlineMinutes > 0 && (settings.alarmScope === 'all' || facts.mine);
     case 'maintenance.due':

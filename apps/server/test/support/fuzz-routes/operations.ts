@@ -60,6 +60,11 @@ export const OPERATION_ROUTES: Record<string, RouteCase> = {
     writes: true,
     example: async (w) => ({ identity: 'company', body: { id: await alarmRule(w) } }),
   },
+  'POST /yewu/alarm/policy': { writes: false, example: post('company') },
+  'POST /yewu/alarm/policy/save': {
+    writes: true,
+    example: post('company', { holdSeconds: 60, escalateAfterMinutes: null }),
+  },
   'GET /yewu/messages/channels': { writes: false, example: get('none') },
   'GET /yewu/messages/status': { writes: false, example: get('company') },
   'POST /yewu/messages/log': { writes: false, example: post('company', { page: 1, size: 10, channel: 'sms' }) },

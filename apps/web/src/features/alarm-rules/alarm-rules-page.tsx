@@ -6,6 +6,7 @@ import {
   App as AntApp,
   Button,
   Card,
+  Flex,
   Form,
   Input,
   InputNumber,
@@ -32,10 +33,12 @@ import {
   type AlarmRuleScope,
 } from '@genset/protocol';
 import { AlarmLevelTag } from '../../components/alarm-level-tag.tsx';
+import { EmptyState } from '../../components/empty-state.tsx';
 import { ErrorState } from '../../components/error-state.tsx';
 import { FormDialog } from '../../components/form-dialog.tsx';
 import { useSetOptions } from '../history/api.ts';
 import { useAlarmRules, useDeleteAlarmRule, useSaveAlarmRule } from './api.ts';
+import { PolicyCard } from './policy-card.tsx';
 
 interface FormValues {
   name: string;
@@ -112,110 +115,116 @@ export function AlarmRulesPage() {
       : NEW_RULE;
 
   return (
-    <Card
-      title={t('alarmRules.title')}
-      data-testid="alarm-rules-page"
-      extra={
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')} data-testid="alarm-rule-add">
-          {t('alarmRules.add')}
-        </Button>
-      }
-    >
-      <Typography.Paragraph type="secondary">{t('alarmRules.intro')}</Typography.Paragraph>
-      <Table<AlarmRuleItem>
-        rowKey="id"
-        loading={rules.isPending}
-        dataSource={rules.data?.list ?? []}
-        pagination={false}
-        scroll={{ x: 880 }}
-        locale={{ emptyText: t('alarmRules.empty') }}
-        columns={[
-          { title: t('alarmRules.name'), dataIndex: 'name' },
-          {
-            title: t('alarmRules.condition'),
-            key: 'condition',
-            render: (_, r) => (
-              <Space direction="vertical" size={0}>
-                <span>
-                  {t(`alarmRules.when.${r.op}`, {
-                    item: items.get(r.item)?.name ?? r.item,
-                    value: withUnit(r.threshold, r.item),
-                  })}
-                </span>
-                <Typography.Text type="secondary">
-                  {delayText(r.delaySeconds)} ·{' '}
-                  {t('alarmRules.clearsAt', {
-                    value: withUnit(r.op === 'above' ? r.threshold - r.hysteresis : r.threshold + r.hysteresis, r.item),
-                  })}
-                </Typography.Text>
-              </Space>
-            ),
-          },
-          {
-            title: t('alarmRules.level'),
-            dataIndex: 'level',
-            render: (level: string) => <AlarmLevelTag level={level} />,
-          },
-          {
-            title: t('alarmRules.scope'),
-            key: 'scope',
-            render: (_, r) =>
-              r.scope === 'fleet'
-                ? t('alarmRules.scopes.fleet')
-                : r.scope === 'protocols'
-                  ? r.protocols.map((k) => <Tag key={k}>{models.get(k) ?? k}</Tag>)
-                  : r.sets.map((s) => <Tag key={s.token}>{s.name}</Tag>),
-          },
-          {
-            title: t('alarmRules.enabled'),
-            dataIndex: 'enabled',
-            render: (on: boolean) => (on ? t('alarmRules.on') : t('alarmRules.off')),
-          },
-          {
-            title: t('alarmRules.active'),
-            dataIndex: 'active',
-            render: (n: number) => (n > 0 ? <Tag color="red">{n}</Tag> : n),
-          },
-          {
-            title: t('alarmRules.actions'),
-            key: 'actions',
-            render: (_, r) => (
-              <Space size={0} wrap>
-                <Button type="link" size="small" onClick={() => setEditing(r)}>
-                  {t('alarmRules.edit')}
-                </Button>
-                <Popconfirm title={t('alarmRules.confirmDelete')} onConfirm={() => remove.mutate(r.id)}>
-                  <Button type="link" size="small" danger>
-                    {t('alarmRules.delete')}
-                  </Button>
-                </Popconfirm>
-              </Space>
-            ),
-          },
-        ]}
-      />
-      <FormDialog<FormValues>
-        form={form}
-        open={editing !== null}
-        title={editing === 'new' ? t('alarmRules.add') : t('alarmRules.edit')}
-        saving={save.isPending}
-        onClose={() => setEditing(null)}
-        initialValues={initial}
-        width={560}
-        testId="alarm-rule-form"
-        onSave={async (values) => {
-          await save.mutateAsync({ ...(editing && editing !== 'new' ? { id: editing.id } : {}), ...values });
-          void message.success(t('common.saved'));
-          setEditing(null);
-        }}
+    <Flex vertical gap={16}>
+      <Card
+        title={t('alarmRules.title')}
+        data-testid="alarm-rules-page"
+        extra={
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')} data-testid="alarm-rule-add">
+            {t('alarmRules.add')}
+          </Button>
+        }
       >
-        <RuleFields
-          items={rules.data?.items ?? []}
-          models={rules.data?.protocols ?? []}
-          chosenSets={editing && editing !== 'new' ? editing.sets : []}
+        <Typography.Paragraph type="secondary">{t('alarmRules.intro')}</Typography.Paragraph>
+        <Table<AlarmRuleItem>
+          rowKey="id"
+          loading={rules.isPending}
+          dataSource={rules.data?.list ?? []}
+          pagination={false}
+          scroll={{ x: 880 }}
+          locale={{ emptyText: <EmptyState description={t('alarmRules.empty')} /> }}
+          columns={[
+            { title: t('alarmRules.name'), dataIndex: 'name' },
+            {
+              title: t('alarmRules.condition'),
+              key: 'condition',
+              render: (_, r) => (
+                <Space direction="vertical" size={0}>
+                  <span>
+                    {t(`alarmRules.when.${r.op}`, {
+                      item: items.get(r.item)?.name ?? r.item,
+                      value: withUnit(r.threshold, r.item),
+                    })}
+                  </span>
+                  <Typography.Text type="secondary">
+                    {delayText(r.delaySeconds)} ·{' '}
+                    {t('alarmRules.clearsAt', {
+                      value: withUnit(
+                        r.op === 'above' ? r.threshold - r.hysteresis : r.threshold + r.hysteresis,
+                        r.item,
+                      ),
+                    })}
+                  </Typography.Text>
+                </Space>
+              ),
+            },
+            {
+              title: t('alarmRules.level'),
+              dataIndex: 'level',
+              render: (level: string) => <AlarmLevelTag level={level} />,
+            },
+            {
+              title: t('alarmRules.scope'),
+              key: 'scope',
+              render: (_, r) =>
+                r.scope === 'fleet'
+                  ? t('alarmRules.scopes.fleet')
+                  : r.scope === 'protocols'
+                    ? r.protocols.map((k) => <Tag key={k}>{models.get(k) ?? k}</Tag>)
+                    : r.sets.map((s) => <Tag key={s.token}>{s.name}</Tag>),
+            },
+            {
+              title: t('alarmRules.enabled'),
+              dataIndex: 'enabled',
+              render: (on: boolean) => (on ? t('alarmRules.on') : t('alarmRules.off')),
+            },
+            {
+              title: t('alarmRules.active'),
+              dataIndex: 'active',
+              render: (n: number) => (n > 0 ? <Tag color="red">{n}</Tag> : n),
+            },
+            {
+              title: t('alarmRules.actions'),
+              key: 'actions',
+              render: (_, r) => (
+                <Space size={0} wrap>
+                  <Button type="link" size="small" onClick={() => setEditing(r)}>
+                    {t('alarmRules.edit')}
+                  </Button>
+                  <Popconfirm title={t('alarmRules.confirmDelete')} onConfirm={() => remove.mutate(r.id)}>
+                    <Button type="link" size="small" danger>
+                      {t('alarmRules.delete')}
+                    </Button>
+                  </Popconfirm>
+                </Space>
+              ),
+            },
+          ]}
         />
-      </FormDialog>
-    </Card>
+        <FormDialog<FormValues>
+          form={form}
+          open={editing !== null}
+          title={editing === 'new' ? t('alarmRules.add') : t('alarmRules.edit')}
+          saving={save.isPending}
+          onClose={() => setEditing(null)}
+          initialValues={initial}
+          width={560}
+          testId="alarm-rule-form"
+          onSave={async (values) => {
+            await save.mutateAsync({ ...(editing && editing !== 'new' ? { id: editing.id } : {}), ...values });
+            void message.success(t('common.saved'));
+            setEditing(null);
+          }}
+        >
+          <RuleFields
+            items={rules.data?.items ?? []}
+            models={rules.data?.protocols ?? []}
+            chosenSets={editing && editing !== 'new' ? editing.sets : []}
+          />
+        </FormDialog>
+      </Card>
+      <PolicyCard />
+    </Flex>
   );
 }
 

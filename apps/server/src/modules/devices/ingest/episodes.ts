@@ -6,13 +6,13 @@
 // FLAP_WINDOW_MS is marked flapping, which the console shows. An alarm on the shelf (someone keeps it from notifying
 // for a while, history/alarm-actions.ts) tells nothing, a new episode of it on the same set inherits the shelf, and
 // the notification round takes it off when its time is up (`returnShelvedAlarms`), telling it again if still active.
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Db } from '../../../db/database.ts';
 import type { Database } from '../../../db/schema.ts';
 import { recordNoticeEvent } from '../../notifications/engine.ts';
 import type { OpenAlarm } from './types.ts';
 
-/** An alarm back within this long after clearing continues its episode. */
+/** An alarm back within this long after clearing continues its episode (a company may choose its own). */
 export const ALARM_HOLD_MS = 60_000;
 /** Raises within FLAP_WINDOW_MS that make an episode flapping. */
 export const FLAP_CYCLES = 5;
@@ -56,6 +56,22 @@ function startsOf(json: string | null): number[] {
   }
 }
 
+/** The set's company's hold time (ALARM_HOLD_MS when it chose none), in ms. */
+async function holdOf(trx: Transaction<Database>, gensetId: number): Promise<number> {
+  const row = await trx
+    .selectFrom('genset as g')
+    .innerJoin('company_alarm_policy as p', 'p.company_id', 'g.company_id')
+    .select('p.hold_s')
+    .where('g.id', '=', gensetId)
+    .executeTakeFirst();
+  return row ? Number(row.hold_s) * 1000 : ALARM_HOLD_MS;
+}
+
+/** `column` at or before `now` less the company's hold time (the policy joined as `p`). */
+const heldSince = (column: string, now: number) =>
+  // (the bigint column on the left: PostgreSQL takes the parameter's type from the other side of the comparison)
+  sql<boolean>`${sql.ref(column)} + coalesce(${sql.ref('p.hold_s')}, ${ALARM_HOLD_MS / 1000}) * 1000 <= ${now}`;
+
 /**
  * Raises an alarm of the set at `ts` (device time): continues the episode of the same alarm if it cleared within
  * the hold time before, else starts one and tells it. Returns the open alarm (the episode's row and first start).
@@ -66,11 +82,12 @@ export async function raiseAlarm(
   alarm: { code: string; level: string; title: Record<string, string> },
   ts: number,
 ): Promise<OpenAlarm> {
+  const hold = await holdOf(trx, set.id);
   const last = await trx
     .selectFrom('alarm')
     .select(['id', 'start_ts', 'end_ts', 'recent_starts', 'flapping'])
     .where('genset_id', '=', set.id)
-    .where('end_ts', '>=', ts - ALARM_HOLD_MS)
+    .where('end_ts', '>=', ts - hold)
     .where('code', '=', alarm.code)
     .orderBy('end_ts', 'desc')
     .limit(1)
@@ -139,8 +156,10 @@ export async function tellEndedEpisodes(db: Db, now = Date.now()): Promise<numbe
     .selectFrom('alarm as a')
     .innerJoin('genset as g', 'g.id', 'a.genset_id')
     .select(['a.id', 'a.genset_id', 'a.code', 'a.level', 'a.title', 'a.start_ts', 'a.end_ts', 'a.end_pending_since'])
+    .leftJoin('company_alarm_policy as p', 'p.company_id', 'g.company_id')
     .select(['a.shelved_until', 'g.token'])
-    .where('a.end_pending_since', '<=', now - ALARM_HOLD_MS)
+    .where('a.end_pending_since', 'is not', null)
+    .where(heldSince('a.end_pending_since', now))
     .orderBy('a.end_pending_since')
     .limit(500)
     .execute();
@@ -208,6 +227,63 @@ export async function returnShelvedAlarms(db: Db, now = Date.now()): Promise<num
       const key = `alarm:${row.id}:unshelved:${row.shelved_until}`;
       const set = { id: row.genset_id, token: row.token };
       await recordNoticeEvent(trx, alarmNotice(set, open, 'alarm.raised', open.start, key));
+      told++;
+    });
+  }
+  return told;
+}
+
+/**
+ * Escalates the episodes nobody acknowledged within their company's time (as of `now`): each still active, not on
+ * its shelf, started within the notice horizon of its escalation, is told once to the people its company named
+ * (those of them who may see the set, on the channels each chose). Runs in the notification round under its
+ * lease; an episode is escalated once whichever instance does it (its row is marked, and the notice's key is its).
+ */
+export async function escalateAlarms(db: Db, now = Date.now()): Promise<number> {
+  const due = sql<boolean>`a.start_ts + p.escalate_after_s * 1000 <= ${now}`;
+  const recent = sql<boolean>`a.start_ts + p.escalate_after_s * 1000 > ${now - NOTICE_HORIZON_MS}`;
+  const rows = await db
+    .selectFrom('alarm as a')
+    .innerJoin('genset as g', 'g.id', 'a.genset_id')
+    .innerJoin('company_alarm_policy as p', 'p.company_id', 'g.company_id')
+    .select(['a.id', 'a.genset_id', 'a.code', 'a.level', 'a.title', 'a.start_ts', 'g.token', 'g.company_id'])
+    .select(['p.escalate_after_s', 'p.escalate_to'])
+    .where('p.escalate_after_s', 'is not', null)
+    .where('a.end_ts', 'is', null)
+    .where('a.acknowledged', '=', 0)
+    .where('a.escalated_at', 'is', null)
+    .where((eb) => eb.or([eb('a.shelved_until', 'is', null), eb('a.shelved_until', '<=', now)]))
+    .where(due)
+    .where(recent)
+    .orderBy('a.start_ts')
+    .limit(500)
+    .execute();
+  let told = 0;
+  for (const row of rows) {
+    const people = (JSON.parse(row.escalate_to) as unknown[]).filter((n): n is number => typeof n === 'number');
+    await db.transaction().execute(async (trx) => {
+      const done = await trx
+        .updateTable('alarm')
+        .set({ escalated_at: now })
+        .where('id', '=', row.id)
+        .where('escalated_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(done.numUpdatedRows) !== 1 || people.length === 0) return;
+      await recordNoticeEvent(trx, {
+        kind: 'alarm.escalated',
+        companyId: row.company_id,
+        gensetId: row.genset_id,
+        audience: { set: true, only: people },
+        facts: {
+          code: row.code,
+          level: row.level,
+          title: JSON.parse(row.title) as Record<string, string>,
+          ts: Number(row.start_ts),
+          token: row.token,
+          minutes: Math.round(Number(row.escalate_after_s) / 60),
+        },
+        dedupeKey: `alarm:${row.id}:escalated`,
+      });
       told++;
     });
   }
