@@ -297,6 +297,29 @@ describe.skipIf(!PG_URL)('migrating the embedded SQLite database to PostgreSQL',
           sent_at: now,
         })
         .execute();
+      // a threshold rule and the company's alarm policy
+      await db
+        .insertInto('alarm_rule')
+        .values({
+          company_id: companyId,
+          name: 'Fuel low',
+          item: 'fuel_level',
+          op: 'below',
+          threshold: 20,
+          hysteresis: 5,
+          delay_s: 60,
+          level: 'warning',
+          scope: 'fleet',
+          targets: '[]',
+          enabled: 1,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      await db
+        .insertInto('company_alarm_policy')
+        .values({ company_id: companyId, hold_s: 90, escalate_after_s: 1800, escalate_to: `[${me}]`, updated_at: now })
+        .execute();
       // its service plan as the demo gives one: an item and its open task
       await giveDemoMaintenance(
         db,
