@@ -23,5 +23,5 @@ export const notFound = () => new AppError(ResultCode.notFound, 'errors.notFound
 export const tooMany = (key: string, retryAfterSeconds: number, params: Record<string, string | number> = {}) =>
   new AppError(ResultCode.tooMany, key, params, { retryAfter: retryAfterSeconds });
 /** A 400 for one field, shaped like a schema failure so forms can show it beside the field. */
-export const fieldError = (field: string, ruleKey: string) =>
-  new AppError(ResultCode.invalid, 'errors.validation', {}, { fieldErrors: [{ field, rule: ruleKey }] });
+export const fieldError = (field: string, ruleKey: string, params?: Record<string, string | number>) =>
+  new AppError(ResultCode.invalid, 'errors.validation', {}, { fieldErrors: [{ field, rule: ruleKey, params }] });

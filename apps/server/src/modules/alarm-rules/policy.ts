@@ -1,11 +1,11 @@
 // A company's alarm policy (its administrators'): the hold time of its alarm episodes and whom an episode nobody
 // acknowledged is escalated to, after how long (devices/ingest/episodes.ts reads it; the notification round
 // escalates). No row: the defaults (a 60 s hold, no escalation).
-import { ResultCode, type AlarmPolicyResponse, type AlarmPolicySaveRequest } from '@genset/protocol';
+import type { AlarmPolicyResponse, AlarmPolicySaveRequest } from '@genset/protocol';
 import type { alarmPolicySaveRequest } from '@genset/protocol';
 import type { z } from 'zod';
 import type { Db } from '../../db/database.ts';
-import { AppError } from '../../lib/errors.ts';
+import { fieldError } from '../../lib/errors.ts';
 import { writeOperationLog } from '../../lib/operation-log.ts';
 import type { SessionContext } from '../auth/service.ts';
 import { ALARM_HOLD_MS } from '../devices/ingest/episodes.ts';
@@ -55,13 +55,7 @@ export function createAlarmPolicyService(db: Db) {
           .where('status', '=', 'active')
           .where('deleted_at', 'is', null)
           .execute();
-        if (found.length !== named.length)
-          throw new AppError(
-            ResultCode.invalid,
-            'alarmPolicy.unknownPerson',
-            {},
-            { fieldErrors: [{ field: 'escalateTo', rule: 'alarmPolicy.unknownPerson' }] },
-          );
+        if (found.length !== named.length) throw fieldError('escalateTo', 'alarmPolicy.unknownPerson');
       }
       const values = {
         hold_s: req.holdSeconds,

@@ -16,7 +16,7 @@ import {
 import type { z } from 'zod';
 import type { alarmRuleSaveRequest } from '@genset/protocol';
 import type { Db } from '../../db/database.ts';
-import { AppError } from '../../lib/errors.ts';
+import { AppError, fieldError } from '../../lib/errors.ts';
 import { writeOperationLog } from '../../lib/operation-log.ts';
 import type { SessionContext } from '../auth/service.ts';
 import type { ProtocolStore } from '../devices/protocols.ts';
@@ -26,10 +26,6 @@ type SaveRequest = z.output<typeof alarmRuleSaveRequest>;
 
 /** The name of a protocol document's text in a language (English when it has none in it). */
 const textIn = (text: Record<string, string | undefined>, lang: Language) => text[lang] ?? text['en-US'] ?? '';
-
-function fieldError(field: string, key: string, params: Record<string, string | number> = {}) {
-  return new AppError(ResultCode.invalid, key, params, { fieldErrors: [{ field, rule: key, params }] });
-}
 
 export function createAlarmRuleService(deps: { db: Db; protocols: ProtocolStore; rules: RuleBook }) {
   const { db, protocols } = deps;
